@@ -1,0 +1,49 @@
+/*
+ * TI AM335x (Sitara) system-on-chip
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_ARM_AM335X_SOC_H
+#define HW_ARM_AM335X_SOC_H
+
+#include "hw/sysbus.h"
+#include "target/arm/cpu.h"
+#include "hw/char/am335x_uart.h"
+#include "qom/object.h"
+
+#define TYPE_AM335X_SOC "am335x-soc"
+OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
+
+#define AM335X_NUM_UARTS 6
+
+/* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
+enum {
+    AM335X_DEV_BOOT_ROM,
+    AM335X_DEV_PUBLIC_ROM,
+    AM335X_DEV_SRAM,
+    AM335X_DEV_OCMC_RAM,
+    AM335X_DEV_UART0,
+    AM335X_DEV_UART1,
+    AM335X_DEV_UART2,
+    AM335X_DEV_UART3,
+    AM335X_DEV_UART4,
+    AM335X_DEV_UART5,
+    AM335X_DEV_DDR,
+};
+
+struct AM335xSoCState {
+    DeviceState parent_obj;
+
+    ARMCPU cpu;
+    AM335xUartState uart[AM335X_NUM_UARTS];
+
+    MemoryRegion boot_rom;
+    MemoryRegion public_rom;
+    MemoryRegion sram;
+    MemoryRegion ocmc_ram;
+};
+
+/* Physical base of a block in the memory map above. */
+hwaddr am335x_soc_base(int dev);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * What the AM335x boards share: the SoC, DDR and the Linux boot path.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/arm/boot.h"
+#include "exec/address-spaces.h"
+#include "am335x_board.h"
+
+/* EMIF0 decodes up to 1 GiB of DDR from 0x80000000 (TRM table 2-1). */
+#define AM335X_DDR_MAX (1 * GiB)
+
+static struct arm_boot_info am335x_binfo;
+
+AM335xSoCState *am335x_board_init(MachineState *machine)
+{
+    AM335xSoCState *soc;
+
+    if (machine->ram_size > AM335X_DDR_MAX) {
+        error_report("%s: at most %" PRIu64 " MiB of DDR can be mapped "
+                     "(-m %" PRIu64 "M was asked for)",
+                     MACHINE_GET_CLASS(machine)->name, AM335X_DDR_MAX / MiB,
+                     (uint64_t)(machine->ram_size / MiB));
+        exit(1);
+    }
+    if (machine->firmware) {
+        error_report("%s: -bios is not supported; boot with -kernel",
+                     MACHINE_GET_CLASS(machine)->name);
+        exit(1);
+    }
+
+    soc = AM335X_SOC(object_new(TYPE_AM335X_SOC));
+    object_property_add_child(OBJECT(machine), "soc", OBJECT(soc));
+    object_unref(OBJECT(soc));
+    qdev_realize(DEVICE(soc), NULL, &error_fatal);
+
+    memory_region_add_subregion(get_system_memory(),
+                                am335x_soc_base(AM335X_DEV_DDR),
+                                machine->ram);
+
+    am335x_binfo.loader_start = am335x_soc_base(AM335X_DEV_DDR);
+    am335x_binfo.ram_size = machine->ram_size;
+    arm_load_kernel(&soc->cpu, machine, &am335x_binfo);
+    return soc;
+}
+
+void am335x_board_class_init(MachineClass *mc)
+{
+    static const char * const valid_cpu_types[] = {
+        ARM_CPU_TYPE_NAME("cortex-a8"),
+        NULL
+    };
+
+    mc->default_cpu_type = ARM_CPU_TYPE_NAME("cortex-a8");
+    mc->valid_cpu_types = valid_cpu_types;
+    mc->min_cpus = 1;
+    mc->max_cpus = 1;
+    mc->default_cpus = 1;
+    mc->default_ram_id = "am335x.ddr";
+    mc->block_default_type = IF_SD;
+    mc->no_parallel = 1;
+    mc->no_floppy = 1;
+    mc->no_cdrom = 1;
+}

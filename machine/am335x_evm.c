@@ -1,0 +1,25 @@
+/*
+ * TI AM335x EVM (TMDXEVM3358): AM3359, 256 MiB DDR2 in the stock DT's
+ * memory node, TPS65910 PMIC, AR8031 PHY, SD slot, 2 Gbit NAND on GPMC.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "am335x_board.h"
+
+static void am335x_evm_init(MachineState *machine)
+{
+    am335x_board_init(machine);
+}
+
+static void am335x_evm_machine_init(MachineClass *mc)
+{
+    am335x_board_class_init(mc);
+    mc->desc = "TI AM335x EVM (Cortex-A8)";
+    mc->init = am335x_evm_init;
+    mc->default_ram_size = 256 * MiB;
+}
+
+DEFINE_MACHINE("am335x-evm", am335x_evm_machine_init)

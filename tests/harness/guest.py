@@ -1,0 +1,164 @@
+"""Boots an AM335x board in QEMU and talks to it over the serial console.
+
+Used by run_guest_tests.py; also usable by hand:
+
+    from guest import Guest
+    with Guest("beaglebone-black", "debian") as g:
+        g.expect(r"Booting Linux")
+"""
+
+import os
+import re
+import select
+import shlex
+import signal
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(ROOT, "build")
+IMAGES = os.path.join(BUILD, "images")
+QEMU = os.path.join(BUILD, "qemu-system-arm")
+LOGDIR = os.path.join(BUILD, "test-logs")
+
+BOARDS = {
+    # board: default stock DTB
+    "beaglebone-black": "am335x-boneblack.dtb",
+    "am335x-evm": "am335x-evm.dtb",
+}
+KERNELS = ("debian", "am335x")
+UART0 = 0x44E09000
+# Console device name of UART0 per kernel: omap-serial vs 8250_omap.
+CONSOLE = {"debian": "ttyO0", "am335x": "ttyS0"}
+
+
+class GuestError(Exception):
+    pass
+
+
+class Timeout(GuestError):
+    pass
+
+
+def kernel_dir(kernel):
+    return os.path.join(IMAGES, kernel)
+
+
+def kernel_version(kernel):
+    with open(os.path.join(kernel_dir(kernel), "version")) as f:
+        return f.read().strip()
+
+
+def dtb_model(dtb_path):
+    """The DTB's top-level model string, as the kernel will print it."""
+    out = subprocess.run(["fdtget", dtb_path, "/", "model"],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+class Guest:
+    """One QEMU instance with its UART0 on a pipe."""
+
+    def __init__(self, board, kernel, dtb=None, initrd=None, append="",
+                 earlycon=True, extra_args=(), name=None):
+        if board not in BOARDS:
+            raise GuestError("unknown board %r" % board)
+        if kernel not in KERNELS:
+            raise GuestError("unknown kernel %r" % kernel)
+        kdir = kernel_dir(kernel)
+        self.board = board
+        self.kernel = kernel
+        self.dtb = dtb or os.path.join(kdir, "dtbs", BOARDS[board])
+        if initrd is None:
+            initrd = os.path.join(kdir, "initramfs.cpio.gz")
+        cmdline = "console=%s,115200n8" % CONSOLE[kernel]
+        if earlycon:
+            cmdline += " earlycon=uart8250,mmio32,0x%x,115200n8" % UART0
+        if append:
+            cmdline += " " + append
+        self.argv = [QEMU, "-M", board, "-nographic", "-no-reboot",
+                     "-monitor", "none", "-serial", "stdio",
+                     "-kernel", os.path.join(kdir, "zImage"),
+                     "-dtb", self.dtb]
+        if initrd:
+            self.argv += ["-initrd", initrd]
+        self.argv += ["-append", cmdline] + list(extra_args)
+        self.name = name or "%s-%s" % (board, kernel)
+        self.output = ""
+        self.proc = None
+        self.log = None
+
+    def command_line(self):
+        return " ".join(shlex.quote(a) for a in self.argv)
+
+    def start(self):
+        for path in (QEMU, self.argv[self.argv.index("-kernel") + 1], self.dtb):
+            if not os.path.exists(path):
+                raise GuestError("missing %s (run scripts/build and scripts/images)" % path)
+        os.makedirs(LOGDIR, exist_ok=True)
+        self.log = open(os.path.join(LOGDIR, self.name + ".log"), "w")
+        self.log.write("# " + self.command_line() + "\n")
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        return self
+
+    def _read(self, deadline):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        ready, _, _ = select.select([self.proc.stdout], [], [], min(remaining, 1.0))
+        if not ready:
+            return True
+        data = os.read(self.proc.stdout.fileno(), 65536)
+        if not data:
+            raise GuestError("QEMU exited (status %s)" % self.proc.wait())
+        text = data.decode("utf-8", "replace").replace("\r", "")
+        self.output += text
+        self.log.write(text)
+        self.log.flush()
+        return True
+
+    def expect(self, pattern, timeout=60, start=0):
+        """Waits for a regex in the console output; returns the match."""
+        regex = re.compile(pattern, re.M)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = regex.search(self.output, start)
+            if m:
+                return m
+            if not self._read(deadline):
+                raise Timeout("no %r within %ss" % (pattern, timeout))
+
+    def send(self, text):
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def wait_exit(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None:
+            try:
+                if not self._read(deadline):
+                    raise Timeout("QEMU still running after %ss" % timeout)
+            except GuestError:
+                break
+        return self.proc.wait()
+
+    def close(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        if self.log:
+            self.log.close()
+            self.log = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
