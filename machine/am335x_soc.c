@@ -21,6 +21,7 @@
 #include "hw/qdev-properties-system.h"
 #include "system/system.h"
 #include "exec/address-spaces.h"
+#include "hw/qdev-clock.h"
 
 static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_BOOT_ROM]   = 0x40000000,
@@ -33,17 +34,45 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_UART3]      = 0x481a6000,
     [AM335X_DEV_UART4]      = 0x481a8000,
     [AM335X_DEV_UART5]      = 0x481aa000,
+    [AM335X_DEV_INTC]       = 0x48200000,
+    [AM335X_DEV_CONTROL]    = 0x44e10000,
+    [AM335X_DEV_TIMER0]     = 0x44e05000,
+    [AM335X_DEV_TIMER1]     = 0x44e31000,
+    [AM335X_DEV_TIMER2]     = 0x48040000,
+    [AM335X_DEV_TIMER3]     = 0x48042000,
+    [AM335X_DEV_TIMER4]     = 0x48044000,
+    [AM335X_DEV_TIMER5]     = 0x48046000,
+    [AM335X_DEV_TIMER6]     = 0x48048000,
+    [AM335X_DEV_TIMER7]     = 0x4804a000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
+
+/* INTC lines (TRM table 6-1) */
+static const int am335x_uart_irq[AM335X_NUM_UARTS] = { 72, 73, 74, 44, 45, 46 };
+static const int am335x_timer_irq[AM335X_NUM_TIMERS] = {
+    66, 67, 68, 69, 92, 93, 94, 95
+};
+
+/* Oscillator frequencies (TRM chapter 8, "Clock Generation") */
+#define AM335X_SYS_CLKIN_HZ     24000000    /* both boards' crystal */
+#define AM335X_CLK_32K_HZ       32768       /* CLK_32KHZ, from the PER DPLL */
+#define AM335X_CLK_RC32K_HZ     32000       /* on-chip RC oscillator */
+#define AM335X_UART_FCLK_HZ     48000000    /* PER_CLKOUTM2 / 4 */
 
 hwaddr am335x_soc_base(int dev)
 {
     return am335x_memmap[dev];
 }
 
+qemu_irq am335x_soc_irq(AM335xSoCState *s, int line)
+{
+    return qdev_get_gpio_in(DEVICE(&s->intc), line);
+}
+
 /*
- * Blocks not modelled yet (TRM tables 2-1 to 2-4).  Each is its own named
- * region; the interconnect windows behind them catch whatever falls between.
+ * Blocks not modelled yet and without a ti-sysc wrapper of their own (those
+ * are in am335x_sysc_modules.c), from TRM tables 2-1 to 2-4.  Each is its
+ * own named region; the interconnect windows behind them catch the rest.
  */
 static const struct {
     const char *name;
@@ -51,69 +80,19 @@ static const struct {
     hwaddr size;
 } am335x_unimplemented[] = {
     /* L4_WKUP */
-    { "wkup-m3-umem",   0x44d00000, 16 * KiB },
     { "wkup-m3-dmem",   0x44d80000, 8 * KiB },
     { "prcm",           0x44e00000, 8 * KiB },
-    { "dmtimer0",       0x44e05000, 4 * KiB },
-    { "gpio0",          0x44e07000, 4 * KiB },
-    { "i2c0",           0x44e0b000, 4 * KiB },
-    { "tscadc",         0x44e0d000, 8 * KiB },
-    { "control",        0x44e10000, 128 * KiB },
-    { "dmtimer1-1ms",   0x44e31000, 4 * KiB },
-    { "wdt1",           0x44e35000, 4 * KiB },
     { "smartreflex0",   0x44e37000, 4 * KiB },
     { "smartreflex1",   0x44e39000, 4 * KiB },
-    { "rtc",            0x44e3e000, 4 * KiB },
     { "debugss",        0x44e40000, 256 * KiB },
     /* L4_PER */
-    { "i2c1",           0x4802a000, 4 * KiB },
-    { "mcspi0",         0x48030000, 4 * KiB },
-    { "mcasp0-cfg",     0x48038000, 8 * KiB },
-    { "mcasp1-cfg",     0x4803c000, 8 * KiB },
-    { "dmtimer2",       0x48040000, 4 * KiB },
-    { "dmtimer3",       0x48042000, 4 * KiB },
-    { "dmtimer4",       0x48044000, 4 * KiB },
-    { "dmtimer5",       0x48046000, 4 * KiB },
-    { "dmtimer6",       0x48048000, 4 * KiB },
-    { "dmtimer7",       0x4804a000, 4 * KiB },
-    { "gpio1",          0x4804c000, 4 * KiB },
-    { "mmchs0",         0x48060000, 4 * KiB },
-    { "elm",            0x48080000, 64 * KiB },
-    { "mailbox",        0x480c8000, 4 * KiB },
-    { "spinlock",       0x480ca000, 4 * KiB },
     { "ocp-wp",         0x4818c000, 4 * KiB },
-    { "i2c2",           0x4819c000, 4 * KiB },
-    { "mcspi1",         0x481a0000, 4 * KiB },
-    { "gpio2",          0x481ac000, 4 * KiB },
-    { "gpio3",          0x481ae000, 4 * KiB },
-    { "dcan0",          0x481cc000, 8 * KiB },
-    { "dcan1",          0x481d0000, 8 * KiB },
-    { "mmchs1",         0x481d8000, 4 * KiB },
-    { "intc",           0x48200000, 4 * KiB },
-    { "pwmss0",         0x48300000, 4 * KiB },
-    { "pwmss1",         0x48302000, 4 * KiB },
-    { "pwmss2",         0x48304000, 4 * KiB },
-    { "lcdc",           0x4830e000, 8 * KiB },
-    { "rng",            0x48310000, 8 * KiB },
     /* L3 */
     { "l3f-cfg",        0x44000000, 4 * MiB },
     { "l3s-cfg",        0x44800000, 4 * MiB },
     { "mcasp0-data",    0x46000000, 4 * MiB },
     { "mcasp1-data",    0x46400000, 4 * MiB },
-    { "usbss",          0x47400000, 32 * KiB },
-    { "mmchs2",         0x47810000, 4 * KiB },
-    { "tpcc",           0x49000000, 1 * MiB },
-    { "tptc0",          0x49800000, 1 * MiB },
-    { "tptc1",          0x49900000, 1 * MiB },
-    { "tptc2",          0x49a00000, 1 * MiB },
     { "l4-fast-cfg",    0x4a000000, 4 * KiB },
-    { "cpsw",           0x4a100000, 32 * KiB },
-    { "pruss",          0x4a300000, 512 * KiB },
-    { "emif0",          0x4c000000, 16 * MiB },
-    { "gpmc",           0x50000000, 16 * MiB },
-    { "sha",            0x53100000, 1 * MiB },
-    { "aes",            0x53500000, 1 * MiB },
-    { "sgx530",         0x56000000, 16 * MiB },
 };
 
 /* Interconnect windows: lower priority than the named blocks above. */
@@ -133,10 +112,36 @@ static void am335x_soc_init(Object *obj)
 
     object_initialize_child(obj, "cpu", &s->cpu,
                             ARM_CPU_TYPE_NAME("cortex-a8"));
+    object_initialize_child(obj, "intc", &s->intc, TYPE_AM335X_INTC);
+    object_initialize_child(obj, "control", &s->control,
+                            TYPE_AM335X_CONTROL);
+    object_property_add_alias(obj, "sysboot", OBJECT(&s->control),
+                              "sysboot");
+    object_property_add_alias(obj, "dev-feature", OBJECT(&s->control),
+                              "dev-feature");
+    object_property_add_alias(obj, "mac-base", OBJECT(&s->control),
+                              "mac-base");
     for (int i = 0; i < AM335X_NUM_UARTS; i++) {
         object_initialize_child(obj, "uart[*]", &s->uart[i],
                                 TYPE_AM335X_UART);
     }
+    for (int i = 0; i < AM335X_NUM_TIMERS; i++) {
+        object_initialize_child(obj, "timer[*]", &s->timer[i],
+                                TYPE_AM335X_DMTIMER);
+    }
+    for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
+        object_initialize_child(obj, "sysc[*]", &s->sysc[i],
+                                TYPE_AM335X_SYSC);
+    }
+
+    s->sys_clkin = clock_new(obj, "sys-clkin");
+    clock_set_hz(s->sys_clkin, AM335X_SYS_CLKIN_HZ);
+    s->clk_32k = clock_new(obj, "clk-32k");
+    clock_set_hz(s->clk_32k, AM335X_CLK_32K_HZ);
+    s->clk_rc32k = clock_new(obj, "clk-rc32k");
+    clock_set_hz(s->clk_rc32k, AM335X_CLK_RC32K_HZ);
+    s->uart_fclk = clock_new(obj, "uart-fclk");
+    clock_set_hz(s->uart_fclk, AM335X_UART_FCLK_HZ);
 }
 
 static void am335x_soc_map_unimplemented(const char *name, hwaddr base,
@@ -185,6 +190,23 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
     memory_region_add_subregion(sysmem, am335x_memmap[AM335X_DEV_OCMC_RAM],
                                 &s->ocmc_ram);
 
+    /* The interrupt controller drives the Cortex-A8's nIRQ and nFIQ. */
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->intc), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->intc), 0,
+                    am335x_memmap[AM335X_DEV_INTC]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->intc), AM335X_INTC_OUT_IRQ,
+                       qdev_get_gpio_in(DEVICE(&s->cpu), ARM_CPU_IRQ));
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->intc), AM335X_INTC_OUT_FIQ,
+                       qdev_get_gpio_in(DEVICE(&s->cpu), ARM_CPU_FIQ));
+
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->control), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->control), 0,
+                    am335x_memmap[AM335X_DEV_CONTROL]);
+
     for (int i = 0; i < AM335X_NUM_UARTS; i++) {
         SysBusDevice *sbd = SYS_BUS_DEVICE(&s->uart[i]);
 
@@ -193,6 +215,36 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
             return;
         }
         sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_UART0 + i]);
+        sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_uart_irq[i]));
+    }
+
+    /*
+     * DMTIMER0 runs from the RC oscillator; the others' CLKSEL muxes reset
+     * to CLK_M_OSC (sys_clkin).  DMTIMER1 is the 1 ms variant.
+     */
+    for (int i = 0; i < AM335X_NUM_TIMERS; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->timer[i]);
+
+        qdev_prop_set_bit(DEVICE(sbd), "one-ms", i == 1);
+        qdev_connect_clock_in(DEVICE(sbd), "fclk",
+                              i == 0 ? s->clk_rc32k : s->sys_clkin);
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_TIMER0 + i]);
+        sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_timer_irq[i]));
+    }
+
+    /* The OCP wrappers of the target modules not modelled in full yet */
+    for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
+        const AM335xSyscModule *m = &am335x_sysc_modules[i];
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->sysc[i]);
+
+        am335x_sysc_set_module_props(DEVICE(sbd), m);
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, m->base);
     }
 
     for (int i = 0; i < ARRAY_SIZE(am335x_unimplemented); i++) {

@@ -11,6 +11,7 @@ every test so a failure can be reproduced by hand, and a last line
 
 import argparse
 import os
+import re
 import sys
 import time
 import traceback
@@ -36,16 +37,16 @@ def early_console(board, kernel, timeout):
         print("# " + vm.command_line(), flush=True)
         version = g.kernel_version(kernel)
         model = g.dtb_model(vm.dtb)
-        vm.expect(r"^Booting Linux on physical CPU", timeout)
-        vm.expect(r"Linux version %s " % version.replace(".", r"\."), timeout)
-        vm.expect(r"Machine model: %s$" % model.replace("(", r"\(").replace(")", r"\)"),
+        vm.expect(r"\] Booting Linux on physical CPU", timeout)
+        vm.expect(r"Linux version %s " % re.escape(version), timeout)
+        vm.expect(r"Machine model: %s$" % re.escape(model),
                   timeout)
         vm.expect(r"earlycon: uart8250 at MMIO32 0x44e09000", timeout)
 
 
 for _board in g.BOARDS:
     for _kernel in g.KERNELS:
-        test("early-console/%s/%s" % (_board, _kernel), 120)(
+        test("early-console/%s/%s" % (_board, _kernel), 60)(
             lambda t, b=_board, k=_kernel: early_console(b, k, t))
 
 

@@ -9,12 +9,18 @@
 #include "hw/sysbus.h"
 #include "target/arm/cpu.h"
 #include "hw/char/am335x_uart.h"
+#include "hw/intc/am335x_intc.h"
+#include "hw/timer/am335x_dmtimer.h"
+#include "hw/misc/am335x_control.h"
+#include "hw/misc/am335x_sysc.h"
+#include "hw/clock.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_SOC "am335x-soc"
 OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 
 #define AM335X_NUM_UARTS 6
+#define AM335X_NUM_TIMERS 8
 
 /* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
 enum {
@@ -28,6 +34,16 @@ enum {
     AM335X_DEV_UART3,
     AM335X_DEV_UART4,
     AM335X_DEV_UART5,
+    AM335X_DEV_INTC,
+    AM335X_DEV_CONTROL,
+    AM335X_DEV_TIMER0,
+    AM335X_DEV_TIMER1,
+    AM335X_DEV_TIMER2,
+    AM335X_DEV_TIMER3,
+    AM335X_DEV_TIMER4,
+    AM335X_DEV_TIMER5,
+    AM335X_DEV_TIMER6,
+    AM335X_DEV_TIMER7,
     AM335X_DEV_DDR,
 };
 
@@ -35,13 +51,26 @@ struct AM335xSoCState {
     DeviceState parent_obj;
 
     ARMCPU cpu;
+    AM335xIntcState intc;
+    AM335xControlState control;
     AM335xUartState uart[AM335X_NUM_UARTS];
+    AM335xDMTimerState timer[AM335X_NUM_TIMERS];
+    AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
+
+    /* Oscillators: the board's crystal (sys_clkin) and the 32 kHz sources */
+    Clock *sys_clkin;
+    Clock *clk_32k;
+    Clock *clk_rc32k;
+    Clock *uart_fclk;
 
     MemoryRegion boot_rom;
     MemoryRegion public_rom;
     MemoryRegion sram;
     MemoryRegion ocmc_ram;
 };
+
+/* INTC input of a block's interrupt (TRM table 6-1). */
+qemu_irq am335x_soc_irq(AM335xSoCState *s, int line);
 
 /* Physical base of a block in the memory map above. */
 hwaddr am335x_soc_base(int dev);
