@@ -17,7 +17,8 @@
 
 static struct arm_boot_info am335x_binfo;
 
-AM335xSoCState *am335x_board_init(MachineState *machine)
+AM335xSoCState *am335x_board_init(MachineState *machine,
+                                  const AM335xBoardConfig *cfg)
 {
     AM335xSoCState *soc;
 
@@ -37,6 +38,16 @@ AM335xSoCState *am335x_board_init(MachineState *machine)
     soc = AM335X_SOC(object_new(TYPE_AM335X_SOC));
     object_property_add_child(OBJECT(machine), "soc", OBJECT(soc));
     object_unref(OBJECT(soc));
+    object_property_set_uint(OBJECT(soc), "sysboot", cfg->sysboot,
+                             &error_abort);
+    object_property_set_uint(OBJECT(soc), "dev-feature", cfg->dev_feature,
+                             &error_abort);
+    object_property_set_str(OBJECT(soc), "mac-base", cfg->mac_base,
+                            &error_abort);
+    object_property_set_uint(OBJECT(soc), "mpu-mhz", cfg->mpu_mhz,
+                             &error_abort);
+    object_property_set_uint(OBJECT(soc), "ddr-mhz", cfg->ddr_mhz,
+                             &error_abort);
     qdev_realize(DEVICE(soc), NULL, &error_fatal);
 
     memory_region_add_subregion(get_system_memory(),

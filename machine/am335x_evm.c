@@ -9,9 +9,20 @@
 #include "qemu/units.h"
 #include "am335x_board.h"
 
+static const AM335xBoardConfig am335x_evm_config = {
+    /* 24 MHz crystal; DIP switches set to boot MMC0, SPI0, UART0, USB0 */
+    .sysboot = 0x4017,
+    /* AM3359 */
+    .dev_feature = 0x20ff0383,
+    .mac_base = "c8:a0:30:33:5e:00",
+    /* U-Boot's SPL: MPU OPP120 720 MHz, DDR2 at 266 MHz */
+    .mpu_mhz = 720,
+    .ddr_mhz = 266,
+};
+
 static void am335x_evm_init(MachineState *machine)
 {
-    am335x_board_init(machine);
+    am335x_board_init(machine, &am335x_evm_config);
 }
 
 static void am335x_evm_machine_init(MachineClass *mc)

@@ -35,6 +35,7 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_UART4]      = 0x481a8000,
     [AM335X_DEV_UART5]      = 0x481aa000,
     [AM335X_DEV_INTC]       = 0x48200000,
+    [AM335X_DEV_PRCM]       = 0x44e00000,
     [AM335X_DEV_CONTROL]    = 0x44e10000,
     [AM335X_DEV_TIMER0]     = 0x44e05000,
     [AM335X_DEV_TIMER1]     = 0x44e31000,
@@ -52,12 +53,6 @@ static const int am335x_uart_irq[AM335X_NUM_UARTS] = { 72, 73, 74, 44, 45, 46 };
 static const int am335x_timer_irq[AM335X_NUM_TIMERS] = {
     66, 67, 68, 69, 92, 93, 94, 95
 };
-
-/* Oscillator frequencies (TRM chapter 8, "Clock Generation") */
-#define AM335X_SYS_CLKIN_HZ     24000000    /* both boards' crystal */
-#define AM335X_CLK_32K_HZ       32768       /* CLK_32KHZ, from the PER DPLL */
-#define AM335X_CLK_RC32K_HZ     32000       /* on-chip RC oscillator */
-#define AM335X_UART_FCLK_HZ     48000000    /* PER_CLKOUTM2 / 4 */
 
 hwaddr am335x_soc_base(int dev)
 {
@@ -81,7 +76,6 @@ static const struct {
 } am335x_unimplemented[] = {
     /* L4_WKUP */
     { "wkup-m3-dmem",   0x44d80000, 8 * KiB },
-    { "prcm",           0x44e00000, 8 * KiB },
     { "smartreflex0",   0x44e37000, 4 * KiB },
     { "smartreflex1",   0x44e39000, 4 * KiB },
     { "debugss",        0x44e40000, 256 * KiB },
@@ -113,6 +107,9 @@ static void am335x_soc_init(Object *obj)
     object_initialize_child(obj, "cpu", &s->cpu,
                             ARM_CPU_TYPE_NAME("cortex-a8"));
     object_initialize_child(obj, "intc", &s->intc, TYPE_AM335X_INTC);
+    object_initialize_child(obj, "prcm", &s->prcm, TYPE_AM335X_PRCM);
+    object_property_add_alias(obj, "mpu-mhz", OBJECT(&s->prcm), "mpu-mhz");
+    object_property_add_alias(obj, "ddr-mhz", OBJECT(&s->prcm), "ddr-mhz");
     object_initialize_child(obj, "control", &s->control,
                             TYPE_AM335X_CONTROL);
     object_property_add_alias(obj, "sysboot", OBJECT(&s->control),
@@ -133,15 +130,6 @@ static void am335x_soc_init(Object *obj)
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
                                 TYPE_AM335X_SYSC);
     }
-
-    s->sys_clkin = clock_new(obj, "sys-clkin");
-    clock_set_hz(s->sys_clkin, AM335X_SYS_CLKIN_HZ);
-    s->clk_32k = clock_new(obj, "clk-32k");
-    clock_set_hz(s->clk_32k, AM335X_CLK_32K_HZ);
-    s->clk_rc32k = clock_new(obj, "clk-rc32k");
-    clock_set_hz(s->clk_rc32k, AM335X_CLK_RC32K_HZ);
-    s->uart_fclk = clock_new(obj, "uart-fclk");
-    clock_set_hz(s->uart_fclk, AM335X_UART_FCLK_HZ);
 }
 
 static void am335x_soc_map_unimplemented(const char *name, hwaddr base,
@@ -201,6 +189,13 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
     sysbus_connect_irq(SYS_BUS_DEVICE(&s->intc), AM335X_INTC_OUT_FIQ,
                        qdev_get_gpio_in(DEVICE(&s->cpu), ARM_CPU_FIQ));
 
+    /* Clocks, resets and power: its clock outputs feed the modules below. */
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->prcm), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->prcm), 0,
+                    am335x_memmap[AM335X_DEV_PRCM]);
+
     if (!sysbus_realize(SYS_BUS_DEVICE(&s->control), errp)) {
         return;
     }
@@ -218,16 +213,14 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
         sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_uart_irq[i]));
     }
 
-    /*
-     * DMTIMER0 runs from the RC oscillator; the others' CLKSEL muxes reset
-     * to CLK_M_OSC (sys_clkin).  DMTIMER1 is the 1 ms variant.
-     */
+    /* Each timer's clock is its PRCM mux and gate; DMTIMER1 is the 1 ms one */
     for (int i = 0; i < AM335X_NUM_TIMERS; i++) {
         SysBusDevice *sbd = SYS_BUS_DEVICE(&s->timer[i]);
+        g_autofree char *fclk = g_strdup_printf("timer%d-fclk", i);
 
         qdev_prop_set_bit(DEVICE(sbd), "one-ms", i == 1);
         qdev_connect_clock_in(DEVICE(sbd), "fclk",
-                              i == 0 ? s->clk_rc32k : s->sys_clkin);
+                              qdev_get_clock_out(DEVICE(&s->prcm), fclk));
         if (!sysbus_realize(sbd, errp)) {
             return;
         }

@@ -9,9 +9,21 @@
 #include "qemu/units.h"
 #include "am335x_board.h"
 
+static const AM335xBoardConfig beaglebone_black_config = {
+    /* 24 MHz crystal; boot order MMC1 (eMMC), MMC0, UART0, USB0 */
+    .sysboot = 0x401c,
+    /* AM3358 */
+    .dev_feature = 0x20fd0383,
+    /* Locally chosen, in TI's OUI; -global am335x-control.mac-base= */
+    .mac_base = "d0:39:72:33:5b:00",
+    /* U-Boot's SPL: MPU OPP Nitro 1 GHz, DDR3L at 400 MHz */
+    .mpu_mhz = 1000,
+    .ddr_mhz = 400,
+};
+
 static void beaglebone_black_init(MachineState *machine)
 {
-    am335x_board_init(machine);
+    am335x_board_init(machine, &beaglebone_black_config);
 }
 
 static void beaglebone_black_machine_init(MachineClass *mc)

@@ -96,9 +96,21 @@ static char *tm_path(int t)
     return g_strdup_printf("/machine/soc/timer[%d]", t);
 }
 
+/* PRCM CLKCTRL registers of DMTIMER0..7 (TRM chapter 8) */
+static const uint32_t timer_clkctrl[8] = {
+    0x44e00410, 0x44e004c4, 0x44e00080, 0x44e00084,
+    0x44e00088, 0x44e000ec, 0x44e000f0, 0x44e0007c,
+};
+
+/* The PRCM gates each timer's clock until its MODULEMODE is enabled. */
 static QTestState *start(void)
 {
-    return qtest_init("-M beaglebone-black");
+    QTestState *qts = qtest_init("-M beaglebone-black");
+
+    for (int i = 0; i < 8; i++) {
+        qtest_writel(qts, timer_clkctrl[i], 2);
+    }
+    return qts;
 }
 
 /* Nanoseconds for @ticks of @hz, plus a fraction of a tick as margin. */

@@ -12,8 +12,8 @@
 #include "hw/intc/am335x_intc.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
+#include "hw/misc/am335x_prcm.h"
 #include "hw/misc/am335x_sysc.h"
-#include "hw/clock.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_SOC "am335x-soc"
@@ -35,6 +35,7 @@ enum {
     AM335X_DEV_UART4,
     AM335X_DEV_UART5,
     AM335X_DEV_INTC,
+    AM335X_DEV_PRCM,
     AM335X_DEV_CONTROL,
     AM335X_DEV_TIMER0,
     AM335X_DEV_TIMER1,
@@ -52,16 +53,11 @@ struct AM335xSoCState {
 
     ARMCPU cpu;
     AM335xIntcState intc;
+    AM335xPrcmState prcm;
     AM335xControlState control;
     AM335xUartState uart[AM335X_NUM_UARTS];
     AM335xDMTimerState timer[AM335X_NUM_TIMERS];
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
-
-    /* Oscillators: the board's crystal (sys_clkin) and the 32 kHz sources */
-    Clock *sys_clkin;
-    Clock *clk_32k;
-    Clock *clk_rc32k;
-    Clock *uart_fclk;
 
     MemoryRegion boot_rom;
     MemoryRegion public_rom;
