@@ -135,6 +135,26 @@ class Guest:
         self.proc.stdin.write(text.encode())
         self.proc.stdin.flush()
 
+    def wait_ready(self, timeout=120):
+        """Waits for the rootfs's /init to reach its shell."""
+        self.expect(r"AM335X-ROOTFS: ready", timeout)
+        self.shell("true", timeout)
+
+    def shell(self, command, timeout=60):
+        """Runs a shell command on the console; returns (status, output).
+
+        The end marker carries $?, which the echoed command line shows
+        unexpanded, so only the real end of the command matches."""
+        self._serial = getattr(self, "_serial", 0) + 1
+        marker = "__AM335X_DONE_%d_" % self._serial
+        start = len(self.output)
+        self.send("%s; echo %s$?\n" % (command, marker))
+        m = self.expect(r"%s(\d+)" % marker, timeout, start)
+        body = self.output[start:m.start()]
+        # Drop the echoed command line.
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        return int(m.group(1)), body
+
     def wait_exit(self, timeout=60):
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None:

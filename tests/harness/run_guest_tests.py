@@ -50,6 +50,28 @@ for _board in g.BOARDS:
             lambda t, b=_board, k=_kernel: early_console(b, k, t))
 
 
+def boot_shell(board, kernel, timeout):
+    """Boots to the busybox shell with the kernel's own console driver
+    (omap-serial or 8250_omap, interrupt-driven RX) and runs a command
+    typed on the serial console."""
+    with g.Guest(board, kernel, earlycon=False,
+                 name="boot-shell-%s-%s" % (board, kernel)) as vm:
+        print("# " + vm.command_line(), flush=True)
+        vm.wait_ready(timeout)
+        status, out = vm.shell("echo $((6 * 7))-answer; cat /proc/device-tree/model")
+        if status != 0 or "42-answer" not in out:
+            raise g.GuestError("shell did not run the command: %r" % out)
+        model = g.dtb_model(vm.dtb)
+        if model not in out:
+            raise g.GuestError("model %r not in %r" % (model, out))
+
+
+for _board in g.BOARDS:
+    for _kernel in g.KERNELS:
+        test("boot-shell/%s/%s" % (_board, _kernel), 180)(
+            lambda t, b=_board, k=_kernel: boot_shell(b, k, t))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--list", action="store_true", help="list the tests")
