@@ -45,6 +45,10 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_TIMER5]     = 0x48046000,
     [AM335X_DEV_TIMER6]     = 0x48048000,
     [AM335X_DEV_TIMER7]     = 0x4804a000,
+    [AM335X_DEV_GPIO0]      = 0x44e07000,
+    [AM335X_DEV_GPIO1]      = 0x4804c000,
+    [AM335X_DEV_GPIO2]      = 0x481ac000,
+    [AM335X_DEV_GPIO3]      = 0x481ae000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -52,6 +56,10 @@ static const hwaddr am335x_memmap[] = {
 static const int am335x_uart_irq[AM335X_NUM_UARTS] = { 72, 73, 74, 44, 45, 46 };
 static const int am335x_timer_irq[AM335X_NUM_TIMERS] = {
     66, 67, 68, 69, 92, 93, 94, 95
+};
+/* POINTRPEND1 and POINTRPEND2 of each GPIO module */
+static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
+    { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
 };
 
 hwaddr am335x_soc_base(int dev)
@@ -125,6 +133,10 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_TIMERS; i++) {
         object_initialize_child(obj, "timer[*]", &s->timer[i],
                                 TYPE_AM335X_DMTIMER);
+    }
+    for (int i = 0; i < AM335X_NUM_GPIOS; i++) {
+        object_initialize_child(obj, "gpio[*]", &s->gpio[i],
+                                TYPE_AM335X_GPIO);
     }
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
@@ -226,6 +238,25 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
         }
         sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_TIMER0 + i]);
         sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_timer_irq[i]));
+    }
+
+    /* Only GPIO0's debounce clock has a PRCM output so far. */
+    for (int i = 0; i < AM335X_NUM_GPIOS; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->gpio[i]);
+
+        if (i == 0) {
+            qdev_connect_clock_in(DEVICE(sbd), "dbclk",
+                                  qdev_get_clock_out(DEVICE(&s->prcm),
+                                                     "gpio0-dbclk"));
+        }
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_GPIO0 + i]);
+        for (int n = 0; n < 2; n++) {
+            sysbus_connect_irq(sbd, n, am335x_soc_irq(s,
+                                                      am335x_gpio_irq[i][n]));
+        }
     }
 
     /* The OCP wrappers of the target modules not modelled in full yet */

@@ -49,12 +49,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = NONE, .sysc_type = OMAP4, .sysc_mask = 0,
         .syss_offset = NONE,
     }, {
-        /* ti-sysc "gpio": 0x50600801 under mask 0xffff00ff (TRM reset). */
-        .name = "gpio0", .base = 0x44e07000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x50600801,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x1f,
-        .syss_offset = 0x114,
-    }, {
         /*
          * I2C_REVNB_HI 0x5040 (scheme 1: i2c-omap picks its IP v2 register
          * map), I2C_REVNB_LO 0x000b ("rev0.11" on a BeagleBone Black);
@@ -112,12 +106,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x4, .sysc_type = SIMPLE, .sysc_mask = 0x3,
         .syss_offset = NONE,
     }, {
-        /* As gpio0; gpio-omap prints "hardware version 0.1" from it. */
-        .name = "gpio1", .base = 0x4804c000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x50600801,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x1f,
-        .syss_offset = 0x114,
-    }, {
         /*
          * ti-sysc "sdio" (rev 0x2fc): 0x31010000, MMCHS_REV: vendor 0x31,
          * SD host spec 2.0; sdhci reads its SDHCI_HOST_VERSION half.
@@ -161,18 +149,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .name = "mcspi1", .base = 0x481a0000, .size = 4 * KiB,
         .rev_offset = 0x0, .revision = 0x40300a0b,
         .sysc_offset = 0x110, .sysc_type = OMAP2, .sysc_mask = 0x31b,
-        .syss_offset = 0x114,
-    }, {
-        /* As gpio0. */
-        .name = "gpio2", .base = 0x481ac000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x50600801,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x1f,
-        .syss_offset = 0x114,
-    }, {
-        /* As gpio0. */
-        .name = "gpio3", .base = 0x481ae000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x50600801,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x1f,
         .syss_offset = 0x114,
     }, {
         /*

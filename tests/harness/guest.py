@@ -151,8 +151,10 @@ class Guest:
         self.send("%s; echo %s$?\n" % (command, marker))
         m = self.expect(r"%s(\d+)" % marker, timeout, start)
         body = self.output[start:m.start()]
-        # Drop the echoed command line.
-        body = body.split("\n", 1)[1] if "\n" in body else ""
+        # Drop the echoed command line, which the console may have wrapped.
+        echoed = body.find(marker + "$?")
+        if echoed >= 0:
+            body = body[echoed:].split("\n", 1)[1] if "\n" in body[echoed:] else ""
         return int(m.group(1)), body
 
     def wait_exit(self, timeout=60):

@@ -72,6 +72,22 @@ for _board in g.BOARDS:
             lambda t, b=_board, k=_kernel: boot_shell(b, k, t))
 
 
+def guest_script(script, board, kernel, timeout, dtb=None):
+    """Boots to the shell and runs tests/guest/SCRIPT inside the guest; the
+    script's exit status is the verdict and its output explains a failure."""
+    name = "%s-%s-%s" % (script, board, kernel)
+    if dtb:
+        dtb = os.path.join(g.kernel_dir(kernel), "dtbs", dtb)
+    with g.Guest(board, kernel, earlycon=False, dtb=dtb, name=name) as vm:
+        print("# " + vm.command_line(), flush=True)
+        vm.wait_ready(timeout)
+        status, out = vm.shell("/tests/%s" % script, timeout)
+        for line in out.splitlines():
+            print("#   " + line)
+        if status != 0:
+            raise g.GuestError("/tests/%s exited with %d" % (script, status))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--list", action="store_true", help="list the tests")

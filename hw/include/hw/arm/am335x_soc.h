@@ -10,6 +10,7 @@
 #include "target/arm/cpu.h"
 #include "hw/char/am335x_uart.h"
 #include "hw/intc/am335x_intc.h"
+#include "hw/gpio/am335x_gpio.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
 #include "hw/misc/am335x_prcm.h"
@@ -21,6 +22,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 
 #define AM335X_NUM_UARTS 6
 #define AM335X_NUM_TIMERS 8
+#define AM335X_NUM_GPIOS 4
 
 /* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
 enum {
@@ -45,6 +47,10 @@ enum {
     AM335X_DEV_TIMER5,
     AM335X_DEV_TIMER6,
     AM335X_DEV_TIMER7,
+    AM335X_DEV_GPIO0,
+    AM335X_DEV_GPIO1,
+    AM335X_DEV_GPIO2,
+    AM335X_DEV_GPIO3,
     AM335X_DEV_DDR,
 };
 
@@ -57,6 +63,7 @@ struct AM335xSoCState {
     AM335xControlState control;
     AM335xUartState uart[AM335X_NUM_UARTS];
     AM335xDMTimerState timer[AM335X_NUM_TIMERS];
+    AM335xGpioState gpio[AM335X_NUM_GPIOS];
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;
