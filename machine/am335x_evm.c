@@ -7,6 +7,10 @@
 
 #include "qemu/osdep.h"
 #include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/i2c/i2c.h"
+#include "hw/i2c/tps65910.h"
+#include "hw/i2c/am335x_board_eeprom.h"
 #include "am335x_board.h"
 
 static const AM335xBoardConfig am335x_evm_config = {
@@ -22,7 +26,17 @@ static const AM335xBoardConfig am335x_evm_config = {
 
 static void am335x_evm_init(MachineState *machine)
 {
-    am335x_board_init(machine, &am335x_evm_config);
+    AM335xSoCState *soc = am335x_board_init(machine, &am335x_evm_config);
+    I2CBus *i2c0 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[0]), "i2c"));
+    I2CSlave *pmic = i2c_slave_new(TYPE_TPS65910, TPS65910_I2C_ADDR);
+
+    /* TPS65910 on I2C0; the stock DT gives it no interrupt */
+    object_property_add_child(OBJECT(machine), "pmic", OBJECT(pmic));
+    i2c_slave_realize_and_unref(pmic, i2c0, &error_fatal);
+
+    /* Board ID EEPROM: a GP EVM 1.1A, which has DDR2 (see ddr_mhz) */
+    am335x_board_eeprom_create(i2c0, AM335X_BOARD_EEPROM_ADDR, "A33515BB",
+                               "1.1A", "0000EVM00000", &error_fatal);
 }
 
 static void am335x_evm_machine_init(MachineClass *mc)

@@ -49,6 +49,9 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_GPIO1]      = 0x4804c000,
     [AM335X_DEV_GPIO2]      = 0x481ac000,
     [AM335X_DEV_GPIO3]      = 0x481ae000,
+    [AM335X_DEV_I2C0]       = 0x44e0b000,
+    [AM335X_DEV_I2C1]       = 0x4802a000,
+    [AM335X_DEV_I2C2]       = 0x4819c000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -57,6 +60,7 @@ static const int am335x_uart_irq[AM335X_NUM_UARTS] = { 72, 73, 74, 44, 45, 46 };
 static const int am335x_timer_irq[AM335X_NUM_TIMERS] = {
     66, 67, 68, 69, 92, 93, 94, 95
 };
+static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -137,6 +141,9 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_GPIOS; i++) {
         object_initialize_child(obj, "gpio[*]", &s->gpio[i],
                                 TYPE_AM335X_GPIO);
+    }
+    for (int i = 0; i < AM335X_NUM_I2C; i++) {
+        object_initialize_child(obj, "i2c[*]", &s->i2c[i], TYPE_AM335X_I2C);
     }
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
@@ -257,6 +264,19 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
             sysbus_connect_irq(sbd, n, am335x_soc_irq(s,
                                                       am335x_gpio_irq[i][n]));
         }
+    }
+
+    for (int i = 0; i < AM335X_NUM_I2C; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->i2c[i]);
+
+        qdev_connect_clock_in(DEVICE(sbd), "fclk",
+                              qdev_get_clock_out(DEVICE(&s->prcm),
+                                                 "i2c-fclk"));
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_I2C0 + i]);
+        sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_i2c_irq[i]));
     }
 
     /* The OCP wrappers of the target modules not modelled in full yet */

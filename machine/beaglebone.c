@@ -7,6 +7,10 @@
 
 #include "qemu/osdep.h"
 #include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/i2c/i2c.h"
+#include "hw/i2c/tps65217.h"
+#include "hw/i2c/am335x_board_eeprom.h"
 #include "am335x_board.h"
 
 static const AM335xBoardConfig beaglebone_black_config = {
@@ -23,7 +27,19 @@ static const AM335xBoardConfig beaglebone_black_config = {
 
 static void beaglebone_black_init(MachineState *machine)
 {
-    am335x_board_init(machine, &beaglebone_black_config);
+    AM335xSoCState *soc = am335x_board_init(machine,
+                                            &beaglebone_black_config);
+    I2CBus *i2c0 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[0]), "i2c"));
+    I2CSlave *pmic = i2c_slave_new(TYPE_TPS65217, TPS65217_I2C_ADDR);
+
+    /* TPS65217C on I2C0; its nINT goes to the INTC's NMI line 7 */
+    object_property_add_child(OBJECT(machine), "pmic", OBJECT(pmic));
+    i2c_slave_realize_and_unref(pmic, i2c0, &error_fatal);
+    qdev_connect_gpio_out(DEVICE(pmic), 0, am335x_soc_irq(soc, 7));
+
+    /* The board ID EEPROM that U-Boot and Linux read: a Rev C Black */
+    am335x_board_eeprom_create(i2c0, AM335X_BOARD_EEPROM_ADDR, "A335BNLT",
+                               "000C", "1813BBBK0000", &error_fatal);
 }
 
 static void beaglebone_black_machine_init(MachineClass *mc)

@@ -37,7 +37,7 @@
 #include "migration/vmstate.h"
 #include "trace.h"
 
-/* TRM table 21-10 */
+/* The register map (TRM, "I2C Registers") */
 REG32(REVNB_LO, 0x00)
 REG32(REVNB_HI, 0x04)
 REG32(SYSC, 0x10)
@@ -143,11 +143,11 @@ REG32(SBLOCK, 0xd4)
 #define IRQ_XDR     R_IRQSTATUS_RAW_XDR_MASK
 /*
  * The interrupt events: every status bit but BB, which shows the bus state
- * in both status registers but is no event (TRM tables 21-14 and 21-15).
+ * in both status registers but is no event (TRM, I2C_IRQSTATUS_RAW).
  */
 #define IRQ_EVENTS  0x6fff
 
-/* Writable bits (TRM tables 21-12 to 21-42) */
+/* Writable bits, per the TRM's register descriptions */
 #define SYSC_WRITABLE \
     (R_SYSC_AUTOIDLE_MASK | R_SYSC_ENAWAKEUP_MASK | R_SYSC_IDLEMODE_MASK | \
      R_SYSC_CLKACTIVITY_MASK)
@@ -160,7 +160,7 @@ REG32(SBLOCK, 0xd4)
      R_SYSTEST_FREE_MASK | R_SYSTEST_ST_EN_MASK)
 #define SBLOCK_WRITABLE 0x000f
 
-/* I2C_SA resets to 0x3ff (TRM table 21-30). */
+/* I2C_SA resets to 0x3ff (TRM, I2C_SA). */
 #define SA_RESET        0x03ff
 
 /* SYSTEST.TMODE = 3: SDA/SCL driven from SDA_O/SCL_O (bus recovery) */
@@ -169,7 +169,10 @@ REG32(SBLOCK, 0xd4)
 /* BUFSTAT.FIFODEPTH encoding of the 32-byte FIFOs (8 << 2 bytes) */
 #define FIFODEPTH_32        2
 
-/* A DCOUNT of 0 is a transfer of 65536 bytes (TRM table 21-25). */
+/*
+ * A DCOUNT of 0 is a transfer of 65536 bytes: the IP cannot do a transfer
+ * of no data (TRM, I2C_CNT), hence Linux's I2C_AQ_NO_ZERO_LEN.
+ */
 #define DCOUNT_ZERO_LEN     65536
 
 static const char *am335x_i2c_name(AM335xI2CState *s)
@@ -212,7 +215,7 @@ static uint32_t am335x_i2c_tx_pending(AM335xI2CState *s)
  * Raise the FIFO events the transfer's state calls for.  They are sticky:
  * software clears them in I2C_IRQSTATUS, after which they come back at
  * once if the condition still holds, as on the silicon, where the FIFO
- * logic keeps requesting service.  TRM 21.3.15: XRDY when at least a
+ * logic keeps requesting service.  XRDY when at least a
  * threshold's worth of bytes remains to be written and fits in the FIFO,
  * XDR ("draining") when fewer remain; RRDY when the RX FIFO holds a
  * threshold's worth, RDR when the transfer has received its last byte and
@@ -256,7 +259,7 @@ static void am335x_i2c_clear_rx_fifo(AM335xI2CState *s)
     s->rx_level = 0;
 }
 
-/* The serial clock the dividers give, for the trace only (TRM 21.3.11.1) */
+/* The serial clock the dividers give, for the trace only (TRM, I2C_PSC) */
 static uint32_t am335x_i2c_scl_hz(AM335xI2CState *s)
 {
     uint64_t div = ((uint64_t)s->psc + 1) *
@@ -405,7 +408,7 @@ static void am335x_i2c_start(AM335xI2CState *s)
 /*
  * I2C_EN = 0 holds the functional part in reset: the transfer is
  * abandoned, the FIFOs are emptied and the status returns to its reset
- * value; the configuration registers keep their values (TRM table 21-28).
+ * value; the configuration registers keep their values (TRM, I2C_CON).
  */
 static void am335x_i2c_disable(AM335xI2CState *s)
 {
@@ -448,7 +451,7 @@ static void am335x_i2c_write_con(AM335xI2CState *s, uint16_t value)
     }
     if (FIELD_EX32(s->con, CON, STT)) {
         if (s->xfer) {
-            /* TRM 21.3.15: DCOUNT and STT must wait for ARDY. */
+            /* The TRM (I2C_CNT): a new DCOUNT and STT wait for ARDY. */
             qemu_log_mask(LOG_GUEST_ERROR, "%s: %s: START during a "
                           "transfer ignored\n", __func__,
                           am335x_i2c_name(s));
@@ -533,11 +536,12 @@ static uint16_t am335x_i2c_read_systest(AM335xI2CState *s)
 
     if (FIELD_EX32(s->systest, SYSTEST, ST_EN) &&
         FIELD_EX32(s->systest, SYSTEST, TMODE) == TMODE_SDA_SCL_IO) {
+        /* The lines follow SCL_O/SDA_O, and SCL_I/SDA_I sense them. */
         scl = FIELD_EX32(s->systest, SYSTEST, SCL_O);
         sda = FIELD_EX32(s->systest, SYSTEST, SDA_O);
+        value = FIELD_DP32(value, SYSTEST, SCL_I, scl);
+        value = FIELD_DP32(value, SYSTEST, SDA_I, sda);
     }
-    value = FIELD_DP32(value, SYSTEST, SCL_I, scl);
-    value = FIELD_DP32(value, SYSTEST, SDA_I, sda);
     value = FIELD_DP32(value, SYSTEST, SCL_I_FUNC, scl);
     value = FIELD_DP32(value, SYSTEST, SCL_O_FUNC, scl);
     value = FIELD_DP32(value, SYSTEST, SDA_I_FUNC, sda);
@@ -650,7 +654,7 @@ static bool am335x_i2c_read_reg(AM335xI2CState *s, hwaddr reg,
     case A_SYSS:
         /*
          * With I2C_EN = 0 the module is held in reset, so RESETDONE reads
-         * 0 until software sets I2C_EN after SRST (TRM 21.3.16.1; the
+         * 0 until software sets I2C_EN after SRST (TRM, I2C_SYSS; the
          * reason for ti-sysc's I2C reset quirk).
          */
         *value = am335x_i2c_enabled(s) ? R_SYSS_RDONE_MASK : 0;
@@ -739,7 +743,7 @@ static bool am335x_i2c_write_reg(AM335xI2CState *s, hwaddr reg,
         /* The interrupt line is a level: nothing to acknowledge. */
         break;
     case A_IRQSTATUS_RAW:
-        /* Writing 1 sets an event, for software testing (TRM 21-14) */
+        /* Writing 1 sets an event, for software testing */
         s->irq_raw |= value & IRQ_EVENTS;
         break;
     case A_IRQSTATUS:

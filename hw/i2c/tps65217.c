@@ -119,10 +119,14 @@ typedef struct TPS65217Reg {
 } TPS65217Reg;
 
 /*
- * Reset values of the TPS65217C and writable bits, from the register
- * descriptions of SLVSB64.  The rails are as the power-up sequence leaves
- * them: all enabled, DCDC1 1.5 V (DDR3L), DCDC2 and DCDC3 1.1 V, LDO1
- * 1.8 V, LDO2 3.3 V, LS1/LDO3 1.8 V and LS2/LDO4 3.3 V in LDO mode.
+ * Reset values and writable bits.  The rails are as the TPS65217C's
+ * power-up sequence leaves them: all enabled, DCDC1 1.5 V (the BeagleBone
+ * Black's DDR3L), DCDC2 and DCDC3 1.1 V, LDO1 1.8 V, LDO2 3.3 V, LS1/LDO3
+ * 1.8 V and LS2/LDO4 3.3 V in LDO mode; the voltage codes are those of
+ * Linux's tps65217 regulator tables.  PPATH is the value read on boards.
+ * The charger, DEFPG, DEFSLEW, DEFUVLO and SEQ defaults are plausible
+ * values that were not checked against the datasheet's tables; software
+ * only reads them back.
  */
 static const TPS65217Reg tps65217_regs[TPS65217_NUM_REGS] = {
     [A_CHIPID]      = { TPS65217C_CHIPID, 0x00, PW_RO },

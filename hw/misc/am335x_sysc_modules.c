@@ -49,16 +49,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = NONE, .sysc_type = OMAP4, .sysc_mask = 0,
         .syss_offset = NONE,
     }, {
-        /*
-         * I2C_REVNB_HI 0x5040 (scheme 1: i2c-omap picks its IP v2 register
-         * map), I2C_REVNB_LO 0x000b ("rev0.11" on a BeagleBone Black);
-         * ti-sysc "i2c": 0x5040000a under mask 0xfffff0f0.
-         */
-        .name = "i2c0", .base = 0x44e0b000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x5040000b, .rev_split16 = true,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x31f,
-        .syss_offset = 0x90,
-    }, {
         /* ti-sysc "adc": 0x47300001.  Both 4 KiB windows of the module. */
         .name = "tscadc", .base = 0x44e0d000, .size = 8 * KiB,
         .rev_offset = 0x0, .revision = 0x47300001,
@@ -82,12 +72,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
     },
     /* L4_PER */
     {
-        /* As i2c0. */
-        .name = "i2c1", .base = 0x4802a000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x5040000b, .rev_split16 = true,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x31f,
-        .syss_offset = 0x90,
-    }, {
         /* ti-sysc "mcspi" (SYSCONFIG at 0x110): 0x40300a0b. */
         .name = "mcspi0", .base = 0x48030000, .size = 4 * KiB,
         .rev_offset = 0x0, .revision = 0x40300a0b,
@@ -138,12 +122,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .rev_offset = 0x0, .revision = 0x50020000,
         .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x31f,
         .syss_offset = 0x14, .syss_fixed = SPINLOCK_NUMLOCKS_128,
-    }, {
-        /* As i2c0 ("bus 2 rev0.11" on a BeagleBone Black). */
-        .name = "i2c2", .base = 0x4819c000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x5040000b, .rev_split16 = true,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x31f,
-        .syss_offset = 0x90,
     }, {
         /* As mcspi0. */
         .name = "mcspi1", .base = 0x481a0000, .size = 4 * KiB,

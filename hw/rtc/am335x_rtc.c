@@ -698,7 +698,8 @@ static void am335x_rtc_write_tc(AM335xRtcState *s, unsigned i, uint8_t value)
     unsigned hour;
     bool valid;
 
-    if (i == AM335X_RTC_TC_HOUR) {
+    if (i == AM335X_RTC_TC_HOUR && am335x_rtc_mode_12h(s)) {
+        /* Kept in 24-hour form */
         valid = am335x_rtc_hour_in(s, value, &hour);
         v = to_bcd(hour);
     } else {

@@ -11,6 +11,7 @@
 #include "hw/char/am335x_uart.h"
 #include "hw/intc/am335x_intc.h"
 #include "hw/gpio/am335x_gpio.h"
+#include "hw/i2c/am335x_i2c.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
 #include "hw/misc/am335x_prcm.h"
@@ -23,6 +24,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 #define AM335X_NUM_UARTS 6
 #define AM335X_NUM_TIMERS 8
 #define AM335X_NUM_GPIOS 4
+#define AM335X_NUM_I2C 3
 
 /* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
 enum {
@@ -51,6 +53,9 @@ enum {
     AM335X_DEV_GPIO1,
     AM335X_DEV_GPIO2,
     AM335X_DEV_GPIO3,
+    AM335X_DEV_I2C0,
+    AM335X_DEV_I2C1,
+    AM335X_DEV_I2C2,
     AM335X_DEV_DDR,
 };
 
@@ -64,6 +69,7 @@ struct AM335xSoCState {
     AM335xUartState uart[AM335X_NUM_UARTS];
     AM335xDMTimerState timer[AM335X_NUM_TIMERS];
     AM335xGpioState gpio[AM335X_NUM_GPIOS];
+    AM335xI2CState i2c[AM335X_NUM_I2C];
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;

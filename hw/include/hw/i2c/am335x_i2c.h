@@ -15,7 +15,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xI2CState, AM335X_I2C)
 
 #define AM335X_I2C_MMIO_SIZE    0x1000
 
-/* TRM 21.3.15 (I2C_BUFSTAT.FIFODEPTH): 32 bytes each way. */
+/* I2C_BUFSTAT.FIFODEPTH: 32 bytes each way */
 #define AM335X_I2C_FIFO_SIZE    32
 
 /* The functional clock input (a Clock) and the child bus' name. */
@@ -30,7 +30,7 @@ struct AM335xI2CState {
     Clock *fclk;
     qemu_irq irq;
 
-    /* Registers, 16 bits wide each (TRM table 21-10) */
+    /* Registers, 16 bits wide each */
     uint16_t sysc;
     uint16_t irq_raw;       /* event bits of I2C_IRQSTATUS_RAW, BB apart */
     uint16_t irq_enable;

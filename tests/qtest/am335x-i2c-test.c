@@ -1,0 +1,590 @@
+/*
+ * QTest for the TI AM335x I2C controllers and the boards' I2C0 devices
+ * (board EEPROM, TPS65217 / TPS65910 PMIC)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "qobject/qdict.h"
+
+#define I2C0_BASE       0x44e0b000
+#define I2C1_BASE       0x4802a000
+#define I2C2_BASE       0x4819c000
+
+#define REVNB_LO        0x00
+#define REVNB_HI        0x04
+#define SYSC            0x10
+#define IRQSTATUS_RAW   0x24
+#define IRQSTATUS       0x28
+#define IRQENABLE_SET   0x2c
+#define IRQENABLE_CLR   0x30
+#define SYSS            0x90
+#define BUF             0x94
+#define CNT             0x98
+#define DATA            0x9c
+#define CON             0xa4
+#define SA              0xac
+#define PSC             0xb0
+#define SCLL            0xb4
+#define SCLH            0xb8
+#define SYSTEST         0xbc
+#define BUFSTAT         0xc0
+
+#define SYSC_SRST       (1 << 1)
+#define SYSC_SIDLE_SMART (2 << 3)
+
+#define ST_NACK         (1 << 1)
+#define ST_ARDY         (1 << 2)
+#define ST_RRDY         (1 << 3)
+#define ST_XRDY         (1 << 4)
+#define ST_BF           (1 << 8)
+#define ST_BB           (1 << 12)
+#define ST_RDR          (1 << 13)
+#define ST_XDR          (1 << 14)
+
+#define CON_STT         (1 << 0)
+#define CON_STP         (1 << 1)
+#define CON_TRX         (1 << 9)
+#define CON_MST         (1 << 10)
+#define CON_EN          (1 << 15)
+
+#define BUF_TXFIFO_CLR  (1 << 6)
+#define BUF_RXFIFO_CLR  (1 << 14)
+
+/* The silicon's I2C_REVNB_LO/HI and the 32-byte FIFOs' BUFSTAT.FIFODEPTH */
+#define REV_LO          0x000b
+#define REV_HI          0x5040
+#define FIFODEPTH_32    (2 << 14)
+/* SYSTEST with idle, pulled-up SCL and SDA */
+#define SYSTEST_IDLE    0x01e0
+
+#define EEPROM_ADDR     0x50
+#define ABSENT_ADDR     0x70    /* the BeagleBone's HDMI framer: unmodelled */
+#define TPS65217_ADDR   0x24
+#define TPS65910_ADDR   0x2d
+
+/* Where the boards are asked to put their PMIC in the QOM tree */
+#define PMIC_PATH       "/machine/pmic"
+
+typedef struct Board {
+    const char *machine;
+    const char *eeprom_name;
+    uint8_t pmic_addr;
+    uint8_t pmic_id_reg;
+    uint8_t pmic_id;
+    uint8_t pmic_scratch;       /* two consecutive plain registers */
+} Board;
+
+static const Board boards[] = {
+    /* TPS65217C: CHIPID 0xe2; WLEDCTRL1/2 */
+    { "beaglebone-black", "A335BNLT", TPS65217_ADDR, 0x00, 0xe2, 0x07 },
+    /* TPS65910: VDD1_OP at 1.1 V; BCK1/2 */
+    { "am335x-evm", "A33515BB", TPS65910_ADDR, 0x22, 0x2b, 0x17 },
+};
+
+static uint16_t rd(QTestState *qts, uint64_t base, uint32_t reg)
+{
+    return qtest_readw(qts, base + reg);
+}
+
+static void wr(QTestState *qts, uint64_t base, uint32_t reg, uint16_t value)
+{
+    qtest_writew(qts, base + reg, value);
+}
+
+/* What i2c-omap's probe does: reset, then 400 kHz from a 48 MHz clock. */
+static void i2c_setup(QTestState *qts, uint64_t base)
+{
+    wr(qts, base, CON, 0);
+    wr(qts, base, SYSC, SYSC_SRST);
+    wr(qts, base, CON, CON_EN);
+    g_assert_cmphex(rd(qts, base, SYSS) & 1, ==, 1);
+    wr(qts, base, CON, 0);
+    wr(qts, base, PSC, 4);
+    wr(qts, base, SCLL, 13);
+    wr(qts, base, SCLH, 15);
+    wr(qts, base, CON, CON_EN);
+    wr(qts, base, IRQSTATUS, 0xffff);
+}
+
+static void start(QTestState *qts, uint64_t base, uint8_t addr, int len,
+                  uint16_t flags)
+{
+    wr(qts, base, SA, addr);
+    wr(qts, base, CNT, len);
+    wr(qts, base, CON, CON_EN | CON_MST | CON_STT | flags);
+}
+
+/*
+ * A polled master write, one byte per XRDY (threshold 1, as after reset).
+ * Returns false on NACK.
+ */
+static bool i2c_write(QTestState *qts, uint64_t base, uint8_t addr,
+                      const uint8_t *data, int len, bool stop)
+{
+    uint16_t st;
+
+    start(qts, base, addr, len, CON_TRX | (stop ? CON_STP : 0));
+    for (int i = 0; i < len; i++) {
+        st = rd(qts, base, IRQSTATUS_RAW);
+        if (st & ST_NACK) {
+            wr(qts, base, IRQSTATUS, 0xffff);
+            return false;
+        }
+        g_assert_cmphex(st & (ST_XRDY | ST_BB), ==, ST_XRDY | ST_BB);
+        wr(qts, base, DATA, data[i]);
+        wr(qts, base, IRQSTATUS, ST_XRDY);
+    }
+    st = rd(qts, base, IRQSTATUS_RAW);
+    g_assert_cmphex(st & ST_ARDY, ==, ST_ARDY);
+    wr(qts, base, IRQSTATUS, 0xffff);
+    return !(st & ST_NACK);
+}
+
+/* A polled master read with STOP, one byte per RRDY. */
+static bool i2c_read(QTestState *qts, uint64_t base, uint8_t addr,
+                     uint8_t *data, int len)
+{
+    uint16_t st;
+
+    start(qts, base, addr, len, CON_STP);
+    for (int i = 0; i < len; i++) {
+        st = rd(qts, base, IRQSTATUS_RAW);
+        if (st & ST_NACK) {
+            wr(qts, base, IRQSTATUS, 0xffff);
+            return false;
+        }
+        g_assert_cmphex(st & ST_RRDY, ==, ST_RRDY);
+        data[i] = rd(qts, base, DATA);
+        wr(qts, base, IRQSTATUS, ST_RRDY);
+    }
+    st = rd(qts, base, IRQSTATUS_RAW);
+    g_assert_cmphex(st & (ST_ARDY | ST_BB), ==, ST_ARDY);
+    wr(qts, base, IRQSTATUS, 0xffff);
+    return true;
+}
+
+/* A register read through a repeated START, as i2c_smbus_read_byte_data */
+static uint8_t reg_read(QTestState *qts, uint8_t addr, uint8_t reg)
+{
+    uint8_t value;
+
+    g_assert_true(i2c_write(qts, I2C0_BASE, addr, &reg, 1, false));
+    g_assert_true(i2c_read(qts, I2C0_BASE, addr, &value, 1));
+    return value;
+}
+
+static void reg_write(QTestState *qts, uint8_t addr, uint8_t reg,
+                      uint8_t value)
+{
+    uint8_t msg[2] = { reg, value };
+
+    g_assert_true(i2c_write(qts, I2C0_BASE, addr, msg, 2, true));
+}
+
+static bool qom_exists(QTestState *qts, const char *path)
+{
+    QDict *resp = qtest_qmp(qts, "{ 'execute': 'qom-list', 'arguments': "
+                            "{ 'path': %s } }", path);
+    bool found = qdict_haskey(resp, "return");
+
+    qobject_unref(resp);
+    return found;
+}
+
+static void test_reset_values(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    static const uint64_t bases[] = { I2C0_BASE, I2C1_BASE, I2C2_BASE };
+
+    for (int i = 0; i < ARRAY_SIZE(bases); i++) {
+        uint64_t base = bases[i];
+
+        /* ti-sysc and i2c-omap read REV in 16-bit halves. */
+        g_assert_cmphex(rd(qts, base, REVNB_LO), ==, REV_LO);
+        g_assert_cmphex(rd(qts, base, REVNB_HI), ==, REV_HI);
+        g_assert_cmphex(qtest_readl(qts, base + REVNB_LO), ==, REV_LO);
+        g_assert_cmphex(rd(qts, base, SYSC), ==, 0);
+        /* Held in reset while I2C_EN = 0 */
+        g_assert_cmphex(rd(qts, base, SYSS), ==, 0);
+        g_assert_cmphex(rd(qts, base, CON), ==, 0);
+        g_assert_cmphex(rd(qts, base, SA), ==, 0x3ff);
+        g_assert_cmphex(rd(qts, base, CNT), ==, 0);
+        g_assert_cmphex(rd(qts, base, IRQSTATUS_RAW), ==, 0);
+        g_assert_cmphex(rd(qts, base, BUFSTAT), ==, FIFODEPTH_32);
+        g_assert_cmphex(rd(qts, base, SYSTEST), ==, SYSTEST_IDLE);
+    }
+    qtest_quit(qts);
+}
+
+/* i2c-omap's reset: SRST, then RDONE only once I2C_EN is set. */
+static void test_softreset(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+
+    wr(qts, I2C1_BASE, SYSC, SYSC_SIDLE_SMART);
+    g_assert_cmphex(rd(qts, I2C1_BASE, SYSC), ==, SYSC_SIDLE_SMART);
+    wr(qts, I2C1_BASE, PSC, 5);
+    wr(qts, I2C1_BASE, CON, CON_EN);
+    g_assert_cmphex(rd(qts, I2C1_BASE, SYSS), ==, 1);
+
+    wr(qts, I2C1_BASE, CON, 0);
+    wr(qts, I2C1_BASE, SYSC, SYSC_SRST);
+    g_assert_cmphex(rd(qts, I2C1_BASE, SYSC), ==, 0);
+    g_assert_cmphex(rd(qts, I2C1_BASE, PSC), ==, 0);
+    g_assert_cmphex(rd(qts, I2C1_BASE, SYSS), ==, 0);
+    wr(qts, I2C1_BASE, CON, CON_EN);
+    g_assert_cmphex(rd(qts, I2C1_BASE, SYSS), ==, 1);
+    qtest_quit(qts);
+}
+
+/* What U-Boot's SPL reads first: TI's board header at 0x50. */
+static void test_eeprom(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    static const uint8_t offset[2] = { 0x00, 0x00 };
+    uint8_t hdr[16];
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_true(i2c_write(qts, I2C0_BASE, EEPROM_ADDR, offset, 2, false));
+    /* No STOP: the bus stays busy for the repeated START. */
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & ST_BB, ==, ST_BB);
+    g_assert_true(i2c_read(qts, I2C0_BASE, EEPROM_ADDR, hdr, sizeof(hdr)));
+
+    g_assert_cmphex(hdr[0], ==, 0xaa);
+    g_assert_cmphex(hdr[1], ==, 0x55);
+    g_assert_cmphex(hdr[2], ==, 0x33);
+    g_assert_cmphex(hdr[3], ==, 0xee);
+    g_assert_cmpmem(hdr + 4, 8, b->eeprom_name, 8);
+    qtest_quit(qts);
+}
+
+static void test_pmic_id(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_cmphex(reg_read(qts, b->pmic_addr, b->pmic_id_reg), ==,
+                    b->pmic_id);
+    qtest_quit(qts);
+}
+
+/* An absent target: NACK with ARDY, the STOP asked for, and the IRQ. */
+static void test_nack(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    uint8_t byte = 0;
+
+    qtest_irq_intercept_out_named(qts, "/machine/soc/i2c[0]", "sysbus-irq");
+    i2c_setup(qts, I2C0_BASE);
+    wr(qts, I2C0_BASE, IRQENABLE_SET, ST_NACK | ST_ARDY);
+    g_assert_false(qtest_get_irq(qts, 0));
+
+    start(qts, I2C0_BASE, ABSENT_ADDR, 1, CON_TRX | CON_STP);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) &
+                    (ST_NACK | ST_ARDY | ST_XRDY | ST_BB), ==,
+                    ST_NACK | ST_ARDY);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS) & ST_NACK, ==, ST_NACK);
+    g_assert_true(qtest_get_irq(qts, 0));
+    /* STP is done: the bus is free again and MST back to 0. */
+    g_assert_cmphex(rd(qts, I2C0_BASE, CON) & (CON_STP | CON_MST), ==, 0);
+
+    wr(qts, I2C0_BASE, IRQSTATUS, ST_NACK | ST_ARDY);
+    g_assert_false(qtest_get_irq(qts, 0));
+
+    /* Masked events do not reach the line. */
+    wr(qts, I2C0_BASE, IRQENABLE_CLR, ST_NACK | ST_ARDY);
+    g_assert_false(i2c_write(qts, I2C0_BASE, ABSENT_ADDR, &byte, 1, true));
+    g_assert_false(qtest_get_irq(qts, 0));
+
+    /* The cape EEPROMs of the BeagleBone's DT are not fitted. */
+    i2c_setup(qts, I2C2_BASE);
+    for (uint8_t addr = 0x54; addr <= 0x57; addr++) {
+        g_assert_false(i2c_read(qts, I2C2_BASE, addr, &byte, 1));
+    }
+    qtest_quit(qts);
+}
+
+/* BB from START to STOP, CNT counting down, a STOP written on its own */
+static void test_bus_busy(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & ST_BB, ==, 0);
+
+    start(qts, I2C0_BASE, EEPROM_ADDR, 2, CON_TRX);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & (ST_BB | ST_XRDY),
+                    ==, ST_BB | ST_XRDY);
+    /* BB shows in IRQSTATUS too, though it is no interrupt event. */
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS), ==, ST_BB);
+    g_assert_cmphex(rd(qts, I2C0_BASE, CNT), ==, 2);
+    wr(qts, I2C0_BASE, DATA, 0x00);
+    g_assert_cmphex(rd(qts, I2C0_BASE, CNT), ==, 1);
+    wr(qts, I2C0_BASE, DATA, 0x04);
+    /* Done, CNT back to its programmed value, the bus still held */
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) &
+                    (ST_ARDY | ST_BB | ST_BF), ==, ST_ARDY | ST_BB);
+    g_assert_cmphex(rd(qts, I2C0_BASE, CNT), ==, 2);
+
+    wr(qts, I2C0_BASE, IRQSTATUS, 0xffff);
+    wr(qts, I2C0_BASE, CON, CON_EN | CON_MST | CON_STP);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & (ST_BB | ST_BF), ==,
+                    ST_BF);
+    g_assert_cmphex(rd(qts, I2C0_BASE, CON), ==, CON_EN);
+    qtest_quit(qts);
+}
+
+/* RRDY/RDR and XRDY/XDR at the I2C_BUF thresholds, BUFSTAT levels */
+static void test_fifo_threshold(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    static const uint8_t offset[2] = { 0x00, 0x00 };
+    uint8_t msg[3] = { b->pmic_scratch, 0x01, 0x02 };
+    uint8_t byte;
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_true(i2c_write(qts, I2C0_BASE, EEPROM_ADDR, offset, 2, false));
+
+    /* RX threshold 4, 6 bytes: RRDY, then RDR for the last 2 */
+    wr(qts, I2C0_BASE, BUF, (3 << 8) | BUF_RXFIFO_CLR | BUF_TXFIFO_CLR);
+    g_assert_cmphex(rd(qts, I2C0_BASE, BUF), ==, 3 << 8);
+    start(qts, I2C0_BASE, EEPROM_ADDR, 6, CON_STP);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) &
+                    (ST_RRDY | ST_RDR | ST_ARDY), ==, ST_RRDY);
+    g_assert_cmphex(rd(qts, I2C0_BASE, BUFSTAT), ==, FIFODEPTH_32 | 6 << 8);
+    g_assert_cmphex(rd(qts, I2C0_BASE, DATA), ==, 0xaa);
+    g_assert_cmphex(rd(qts, I2C0_BASE, DATA), ==, 0x55);
+    g_assert_cmphex(rd(qts, I2C0_BASE, DATA), ==, 0x33);
+    g_assert_cmphex(rd(qts, I2C0_BASE, DATA), ==, 0xee);
+    wr(qts, I2C0_BASE, IRQSTATUS, ST_RRDY);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) &
+                    (ST_RRDY | ST_RDR | ST_ARDY), ==, ST_RDR);
+    g_assert_cmphex(rd(qts, I2C0_BASE, DATA), ==, b->eeprom_name[0]);
+    g_assert_cmphex(rd(qts, I2C0_BASE, DATA), ==, b->eeprom_name[1]);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) &
+                    (ST_ARDY | ST_BB), ==, ST_ARDY);
+    wr(qts, I2C0_BASE, IRQSTATUS, 0xffff);
+
+    /* TX threshold 2, 3 bytes: XRDY for 2, then XDR for the last one */
+    wr(qts, I2C0_BASE, BUF, 1 | BUF_RXFIFO_CLR | BUF_TXFIFO_CLR);
+    start(qts, I2C0_BASE, b->pmic_addr, 3, CON_TRX | CON_STP);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & (ST_XRDY | ST_XDR),
+                    ==, ST_XRDY);
+    g_assert_cmphex(rd(qts, I2C0_BASE, BUFSTAT), ==, FIFODEPTH_32 | 3);
+    wr(qts, I2C0_BASE, DATA, msg[0]);
+    wr(qts, I2C0_BASE, DATA, msg[1]);
+    wr(qts, I2C0_BASE, IRQSTATUS, ST_XRDY);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & (ST_XRDY | ST_XDR),
+                    ==, ST_XDR);
+    wr(qts, I2C0_BASE, DATA, msg[2]);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & (ST_ARDY | ST_BB),
+                    ==, ST_ARDY);
+    wr(qts, I2C0_BASE, IRQSTATUS, 0xffff);
+
+    wr(qts, I2C0_BASE, BUF, BUF_RXFIFO_CLR | BUF_TXFIFO_CLR);
+    g_assert_cmphex(reg_read(qts, b->pmic_addr, msg[0]), ==, msg[1]);
+    g_assert_cmphex(reg_read(qts, b->pmic_addr, msg[0] + 1), ==, msg[2]);
+
+    /* Reading an empty RX FIFO gives 0 and changes nothing else. */
+    byte = rd(qts, I2C0_BASE, DATA);
+    g_assert_cmphex(byte, ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * CNT = 0 means 65536 bytes: the receive goes only as far as the FIFO
+ * lets it, and I2C_EN = 0 abandons it.
+ */
+static void test_hostile_count(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    uint8_t hdr[4];
+
+    i2c_setup(qts, I2C0_BASE);
+    start(qts, I2C0_BASE, EEPROM_ADDR, 0, CON_STP);
+    g_assert_cmphex(rd(qts, I2C0_BASE, BUFSTAT), ==,
+                    FIFODEPTH_32 | 32 << 8);
+    for (int i = 0; i < 40; i++) {
+        rd(qts, I2C0_BASE, DATA);
+    }
+    /* 32 in the FIFO, then one more for each byte taken out */
+    g_assert_cmphex(rd(qts, I2C0_BASE, CNT), ==, 65536 - 32 - 40);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW) & ST_BB, ==, ST_BB);
+
+    wr(qts, I2C0_BASE, CON, 0);
+    g_assert_cmphex(rd(qts, I2C0_BASE, IRQSTATUS_RAW), ==, 0);
+    g_assert_cmphex(rd(qts, I2C0_BASE, BUFSTAT), ==, FIFODEPTH_32);
+
+    /* The controller and the bus work again after that. */
+    i2c_setup(qts, I2C0_BASE);
+    hdr[0] = hdr[1] = 0;
+    g_assert_true(i2c_write(qts, I2C0_BASE, EEPROM_ADDR, hdr, 2, false));
+    g_assert_true(i2c_read(qts, I2C0_BASE, EEPROM_ADDR, hdr, 4));
+    g_assert_cmphex(hdr[0], ==, 0xaa);
+    g_assert_cmphex(hdr[3], ==, 0xee);
+    qtest_quit(qts);
+}
+
+static void test_bad_offsets(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+
+    i2c_setup(qts, I2C0_BASE);
+    qtest_writel(qts, I2C0_BASE + 0x200, 0xffffffff);
+    g_assert_cmphex(qtest_readl(qts, I2C0_BASE + 0x200), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, I2C0_BASE + 0xffc), ==, 0);
+    /* REV is read-only; the upper half of each word is reserved. */
+    wr(qts, I2C0_BASE, REVNB_LO, 0x1234);
+    g_assert_cmphex(rd(qts, I2C0_BASE, REVNB_LO), ==, REV_LO);
+    qtest_writew(qts, I2C0_BASE + CON + 2, 0xffff);
+    g_assert_cmphex(qtest_readl(qts, I2C0_BASE + CON), ==, CON_EN);
+    /* A byte read of DATA's upper half does not consume a byte. */
+    g_assert_cmphex(qtest_readb(qts, I2C0_BASE + DATA + 1), ==, 0);
+    qtest_quit(qts);
+}
+
+/* TPS65217 password protection (datasheet SLVSB64, level 1 and 2) */
+static void test_tps65217_password(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    const uint8_t password = 0x0b, pgood = 0x0c, defdcdc2 = 0x0f;
+    const uint8_t enable = 0x16, xor = 0x7d;
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, enable), ==, 0x7f);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, pgood), ==, 0x7f);
+
+    /* Level 1: no password, a wrong one, then the right one */
+    reg_write(qts, TPS65217_ADDR, enable, 0x3f);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, enable), ==, 0x7f);
+    reg_write(qts, TPS65217_ADDR, password, 0x00);
+    reg_write(qts, TPS65217_ADDR, enable, 0x3f);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, enable), ==, 0x7f);
+    reg_write(qts, TPS65217_ADDR, password, enable ^ xor);
+    reg_write(qts, TPS65217_ADDR, enable, 0x3f);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, enable), ==, 0x3f);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, pgood), ==, 0x3f);
+    /* The password served one transaction and is gone. */
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, password), ==, 0);
+    reg_write(qts, TPS65217_ADDR, enable, 0x7f);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, enable), ==, 0x3f);
+
+    /* Any transaction in between uses the password up. */
+    reg_write(qts, TPS65217_ADDR, password, enable ^ xor);
+    reg_read(qts, TPS65217_ADDR, pgood);
+    reg_write(qts, TPS65217_ADDR, enable, 0x7f);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, enable), ==, 0x3f);
+
+    /* Level 2: the value lands only with the second sequence. */
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, defdcdc2), ==, 0x08);
+    reg_write(qts, TPS65217_ADDR, password, defdcdc2 ^ xor);
+    reg_write(qts, TPS65217_ADDR, defdcdc2, 0x0c);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, defdcdc2), ==, 0x08);
+    reg_write(qts, TPS65217_ADDR, password, defdcdc2 ^ xor);
+    reg_write(qts, TPS65217_ADDR, defdcdc2, 0x0c);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, defdcdc2), ==, 0x0c);
+    qtest_quit(qts);
+}
+
+/* TPS65217 push-button: STATUS.PB, INT.PBI cleared on read, nINT */
+static void test_tps65217_button(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    const uint8_t reg_int = 0x02, status = 0x0a;
+
+    if (!qom_exists(qts, PMIC_PATH)) {
+        g_test_skip("the board has no " PMIC_PATH);
+        qtest_quit(qts);
+        return;
+    }
+    qtest_irq_intercept_out(qts, PMIC_PATH);
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_false(qtest_get_irq(qts, 0));
+
+    qtest_set_irq_in(qts, PMIC_PATH, "power-button", 0, 1);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, status) & 1, ==, 1);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, reg_int), ==, 0x04);
+    g_assert_false(qtest_get_irq(qts, 0));
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, reg_int), ==, 0x00);
+
+    /* PBM masks the line, not the flag. */
+    reg_write(qts, TPS65217_ADDR, reg_int, 0x40);
+    qtest_set_irq_in(qts, PMIC_PATH, "power-button", 0, 0);
+    g_assert_false(qtest_get_irq(qts, 0));
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, status) & 1, ==, 0);
+    g_assert_cmphex(reg_read(qts, TPS65217_ADDR, reg_int), ==, 0x44);
+    qtest_quit(qts);
+}
+
+/* TPS65910: regulator fields read back, events clear by writing 1 */
+static void test_tps65910(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    const uint8_t vmmc = 0x35, vdd1_op = 0x22, int_msk = 0x51;
+    const uint8_t jtagvernum = 0x80;
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_cmphex(reg_read(qts, TPS65910_ADDR, jtagvernum) & 0xf0, ==, 0);
+    /* VMMC: 3.3 V, on */
+    g_assert_cmphex(reg_read(qts, TPS65910_ADDR, vmmc), ==, 0x0d);
+    reg_write(qts, TPS65910_ADDR, vmmc, 0x04);
+    g_assert_cmphex(reg_read(qts, TPS65910_ADDR, vmmc), ==, 0x04);
+    reg_write(qts, TPS65910_ADDR, vmmc, 0x0d);
+    /* U-Boot's OPP switch: VDD1 to 1.2625 V */
+    reg_write(qts, TPS65910_ADDR, vdd1_op, 0x38);
+    g_assert_cmphex(reg_read(qts, TPS65910_ADDR, vdd1_op), ==, 0x38);
+    reg_write(qts, TPS65910_ADDR, int_msk, 0xff);
+    g_assert_cmphex(reg_read(qts, TPS65910_ADDR, int_msk), ==, 0xff);
+    /* JTAGVERNUM is read-only */
+    reg_write(qts, TPS65910_ADDR, jtagvernum, 0x0f);
+    g_assert_cmphex(reg_read(qts, TPS65910_ADDR, jtagvernum), ==, 0x00);
+    qtest_quit(qts);
+}
+
+static void add(const Board *b, const char *name, GTestDataFunc fn)
+{
+    g_autofree char *path = g_strdup_printf("am335x/i2c/%s/%s", b->machine,
+                                            name);
+    qtest_add_data_func(path, b, fn);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    for (int i = 0; i < ARRAY_SIZE(boards); i++) {
+        const Board *b = &boards[i];
+
+        add(b, "reset-values", test_reset_values);
+        add(b, "softreset", test_softreset);
+        add(b, "eeprom", test_eeprom);
+        add(b, "pmic-id", test_pmic_id);
+        add(b, "nack", test_nack);
+        add(b, "bus-busy", test_bus_busy);
+        add(b, "fifo-threshold", test_fifo_threshold);
+        add(b, "hostile-count", test_hostile_count);
+        add(b, "bad-offsets", test_bad_offsets);
+        if (b->pmic_addr == TPS65217_ADDR) {
+            add(b, "tps65217-password", test_tps65217_password);
+            add(b, "tps65217-button", test_tps65217_button);
+        } else {
+            add(b, "tps65910", test_tps65910);
+        }
+    }
+    return g_test_run();
+}
