@@ -48,6 +48,8 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                              &error_abort);
     object_property_set_uint(OBJECT(soc), "ddr-mhz", cfg->ddr_mhz,
                              &error_abort);
+    object_property_set_bool(OBJECT(&soc->rtc), "shutdown-on-power-off",
+                             !cfg->pmic_power_en, &error_abort);
     qdev_realize(DEVICE(soc), NULL, &error_fatal);
 
     memory_region_add_subregion(get_system_memory(),

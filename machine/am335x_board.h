@@ -16,6 +16,11 @@ typedef struct AM335xBoardConfig {
     const char *mac_base;   /* MAC ID efuses: MAC0, MAC1 = MAC0 + 1 */
     uint32_t mpu_mhz;       /* MPU DPLL as the bootloader leaves it */
     uint32_t ddr_mhz;       /* DDR DPLL as the bootloader leaves it */
+    /*
+     * The RTC's PMIC_POWER_EN pin goes to a PMIC that decides about power
+     * off; otherwise the pin dropping ends the machine directly.
+     */
+    bool pmic_power_en;
 } AM335xBoardConfig;
 
 /* Creates and realizes the SoC, maps DDR and loads -kernel/-dtb/-initrd. */

@@ -52,6 +52,8 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_I2C0]       = 0x44e0b000,
     [AM335X_DEV_I2C1]       = 0x4802a000,
     [AM335X_DEV_I2C2]       = 0x4819c000,
+    [AM335X_DEV_RTC]        = 0x44e3e000,
+    [AM335X_DEV_WDT1]       = 0x44e35000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -61,6 +63,9 @@ static const int am335x_timer_irq[AM335X_NUM_TIMERS] = {
     66, 67, 68, 69, 92, 93, 94, 95
 };
 static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
+#define AM335X_IRQ_RTC_TIMER    75
+#define AM335X_IRQ_RTC_ALARM    76
+#define AM335X_IRQ_WDT1         91
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -145,6 +150,8 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_I2C; i++) {
         object_initialize_child(obj, "i2c[*]", &s->i2c[i], TYPE_AM335X_I2C);
     }
+    object_initialize_child(obj, "rtc", &s->rtc, TYPE_AM335X_RTC);
+    object_initialize_child(obj, "wdt", &s->wdt, TYPE_AM335X_WDT);
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
                                 TYPE_AM335X_SYSC);
@@ -278,6 +285,30 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
         sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_I2C0 + i]);
         sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_i2c_irq[i]));
     }
+
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->rtc), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->rtc), 0, am335x_memmap[AM335X_DEV_RTC]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->rtc), AM335X_RTC_IRQ_TIMER,
+                       am335x_soc_irq(s, AM335X_IRQ_RTC_TIMER));
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->rtc), AM335X_RTC_IRQ_ALARM,
+                       am335x_soc_irq(s, AM335X_IRQ_RTC_ALARM));
+
+    /* WDT1 counts the PRCM's 32 kHz clock; its expiry is a PRM_RSTST cause */
+    qdev_connect_clock_in(DEVICE(&s->wdt), AM335X_WDT_FCLK,
+                          qdev_get_clock_out(DEVICE(&s->prcm), "wdt1-fclk"));
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->wdt), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->wdt), 0,
+                    am335x_memmap[AM335X_DEV_WDT1]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->wdt), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_WDT1));
+    qdev_connect_gpio_out_named(DEVICE(&s->wdt), AM335X_WDT_RESET_CAUSE, 0,
+                                qdev_get_gpio_in_named(DEVICE(&s->prcm),
+                                                       AM335X_PRCM_WDT_RESET,
+                                                       0));
 
     /* The OCP wrappers of the target modules not modelled in full yet */
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {

@@ -23,6 +23,7 @@ static const AM335xBoardConfig beaglebone_black_config = {
     /* U-Boot's SPL: MPU OPP Nitro 1 GHz, DDR3L at 400 MHz */
     .mpu_mhz = 1000,
     .ddr_mhz = 400,
+    .pmic_power_en = true,
 };
 
 static void beaglebone_black_init(MachineState *machine)
@@ -36,6 +37,10 @@ static void beaglebone_black_init(MachineState *machine)
     object_property_add_child(OBJECT(machine), "pmic", OBJECT(pmic));
     i2c_slave_realize_and_unref(pmic, i2c0, &error_fatal);
     qdev_connect_gpio_out(DEVICE(pmic), 0, am335x_soc_irq(soc, 7));
+    /* rtc-omap powers off through the PMIC: PMIC_POWER_EN -> PWR_EN */
+    qdev_connect_gpio_out_named(DEVICE(&soc->rtc), AM335X_RTC_PMIC_POWER_EN,
+                                0, qdev_get_gpio_in_named(DEVICE(pmic),
+                                                          TPS65217_PWR_EN, 0));
 
     /* The board ID EEPROM that U-Boot and Linux read: a Rev C Black */
     am335x_board_eeprom_create(i2c0, AM335X_BOARD_EEPROM_ADDR, "A335BNLT",

@@ -54,21 +54,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .rev_offset = 0x0, .revision = 0x47300001,
         .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x0c,
         .syss_offset = NONE,
-    }, {
-        /*
-         * ti-sysc "wdt" (0x44e35000): 0x502a0500 under mask 0xfffff0f0;
-         * omap_wdt prints "Rev 0x01" on a BeagleBone Black.
-         */
-        .name = "wdt1", .base = 0x44e35000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x502a0501,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x3a,
-        .syss_offset = 0x14,
-    }, {
-        /* ti-sysc "rtc": 0x4eb01908 under mask 0xffff00f0. */
-        .name = "rtc", .base = 0x44e3e000, .size = 4 * KiB,
-        .rev_offset = 0x74, .revision = 0x4eb01908,
-        .sysc_offset = 0x78, .sysc_type = SIMPLE, .sysc_mask = 0x3,
-        .syss_offset = NONE,
     },
     /* L4_PER */
     {

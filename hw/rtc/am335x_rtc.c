@@ -12,14 +12,16 @@
  * RTC clock advances while CTRL.STOP_RTC is set, and the guest can set
  * them at any time.  Seconds are counted whole: the counters, not a host
  * time offset, are the state, so a guest writing one field after another
- * (say February before the 28th) never sees its date normalized half way.
+ * (the month 2 on January 31st, then the day) never sees its date
+ * normalized half way.
  * Each counter update checks the EVERY period for the timer interrupt and
  * the two alarms; a QEMUTimer is armed only for the next event that drives
  * an output.
  *
  * The RTC lives in its own power domain, so the registers and the time
  * survive machine resets after the first; only the OCP interface (the
- * write-protection kicker) resets.
+ * write-protection kicker) resets, and PMIC_POWER_EN reads high again
+ * since the board is evidently powered.
  *
  * ALARM2 is the power-off alarm: with RTC_PMIC.PWR_ENABLE_EN set it drives
  * PMIC_POWER_EN low, and the PMIC cuts the power; this is how Linux powers

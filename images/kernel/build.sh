@@ -78,9 +78,8 @@ while IFS= read -r line; do
     bad=1
 done < <(grep -E '^(CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set)$' "$fragment")
 [ "$bad" -eq 0 ] || die "the config fragment did not apply (missing dependencies?)"
-release=$(make -s -C "$work/src" O="$work/obj" ARCH=arm CROSS_COMPILE="$cross" kernelrelease)
 nmod=$(grep -c '=m$' "$work/obj/.config" || true)
-say "kernel: $release, $(grep -c '=y$' "$work/obj/.config") options built in, $nmod modular"
+say "kernel: $(grep -c '=y$' "$work/obj/.config") options built in, $nmod modular"
 
 say "kernel: building zImage, dtbs and modules with -j$jobs (log: $log)"
 start=$(date +%s)
@@ -98,6 +97,9 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 wait "$pid" || exit 1
 say "kernel: compiled in $(( $(date +%s) - start )) s"
+# Only known once the build has run syncconfig (CONFIG_LOCALVERSION).
+release=$(cat "$work/obj/include/config/kernel.release" 2>/dev/null || true)
+[ -n "$release" ] || die "the build left no include/config/kernel.release"
 
 kmake INSTALL_MOD_PATH="$out/modules" modules_install
 # These point into WORKDIR, which is deleted after the build.

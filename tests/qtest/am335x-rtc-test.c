@@ -41,8 +41,11 @@
 #define SYSCONFIG           0x78
 #define IRQWAKEEN           0x7c
 #define ALARM2_SECONDS      0x80
+#define ALARM2_MINUTES      0x84
+#define ALARM2_HOURS        0x88
 #define ALARM2_DAYS         0x8c
 #define ALARM2_MONTHS       0x90
+#define ALARM2_YEARS        0x94
 #define PMIC                0x98
 #define DEBOUNCE            0x9c
 
@@ -151,6 +154,18 @@ static void rtc_set(QTestState *qts, const RtcTime *t)
     qtest_writeb(qts, RTC_BASE + MINUTES, t->min);
     qtest_writeb(qts, RTC_BASE + SECONDS, t->sec);
     qtest_writeb(qts, RTC_BASE + WEEKS, t->week);
+}
+
+/* ALARM2 at @hour:@min:@sec on the -rtc base day */
+static void rtc_set_alarm2(QTestState *qts, uint8_t hour, uint8_t min,
+                           uint8_t sec)
+{
+    qtest_writeb(qts, RTC_BASE + ALARM2_YEARS, 0x26);
+    qtest_writeb(qts, RTC_BASE + ALARM2_MONTHS, 0x11);
+    qtest_writeb(qts, RTC_BASE + ALARM2_DAYS, 0x30);
+    qtest_writeb(qts, RTC_BASE + ALARM2_HOURS, hour);
+    qtest_writeb(qts, RTC_BASE + ALARM2_MINUTES, min);
+    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS, sec);
 }
 
 static void rtc_assert(QTestState *qts, uint8_t year, uint8_t mon,
@@ -517,12 +532,7 @@ static void test_alarm2_irq(void)
 
     qtest_irq_intercept_out_named(qts, RTC_PATH, "sysbus-irq");
     rtc_unlock(qts);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x14, 0x26);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x10, 0x11);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x0c, 0x30);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x08, 0x12);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x04, 0x00);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS, 0x02);
+    rtc_set_alarm2(qts, 0x12, 0x00, 0x02);
     rtc_write(qts, INTERRUPTS, IT_ALARM2);
     qtest_clock_step(qts, SEC);
     g_assert_false(qtest_get_irq(qts, IRQ_ALARM));
@@ -587,22 +597,19 @@ static void test_timer_interrupt(void)
 }
 
 /*
- * Linux's poweroff on a BeagleBone: PWR_ENABLE_EN and ALARM2 a second or
- * two ahead.  PMIC_POWER_EN falls and QEMU shuts down.
+ * Linux's poweroff through the RTC: PWR_ENABLE_EN and ALARM2 a second or
+ * two ahead.  PMIC_POWER_EN falls and, with "shutdown-on-power-off", QEMU
+ * shuts down.  On the EVM, whose PMIC_POWER_EN drives no PMIC model.
  */
 static void test_power_off(void)
 {
-    QTestState *qts = start_machine("beaglebone-black", "-no-shutdown");
+    QTestState *qts = start_machine("am335x-evm", "-no-shutdown "
+                        "-global am335x-rtc.shutdown-on-power-off=true");
 
     rtc_unlock(qts);
     rtc_write(qts, PMIC, PWR_ENABLE_EN);
     rtc_write(qts, STATUS, STATUS_ALARM2);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x14, 0x26);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x10, 0x11);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x0c, 0x30);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x08, 0x12);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS + 0x04, 0x00);
-    qtest_writeb(qts, RTC_BASE + ALARM2_SECONDS, 0x02);
+    rtc_set_alarm2(qts, 0x12, 0x00, 0x02);
     rtc_write(qts, INTERRUPTS, IT_ALARM2);
     rtc_lock(qts);
 
@@ -613,6 +620,58 @@ static void test_power_off(void)
     g_assert_cmphex(rtc_read(qts, PMIC), ==,
                     PWR_ENABLE_EN | PWR_ENABLE_SM(1));
     g_assert_cmphex(rtc_read(qts, STATUS) & STATUS_ALARM2, ==, STATUS_ALARM2);
+
+    qtest_quit(qts);
+}
+
+/*
+ * The PMIC_POWER_EN pin itself (TRM table 20-97): ALARM2 turns it off,
+ * ALARM back on, and only with PWR_ENABLE_EN.  Without the built-in
+ * shutdown, the machine keeps running to show it.
+ */
+static void test_power_pin(void)
+{
+    QTestState *qts = start_machine("beaglebone-black",
+                        "-global am335x-rtc.shutdown-on-power-off=false");
+
+    qtest_irq_intercept_out_named(qts, RTC_PATH, "pmic-power-en");
+    rtc_unlock(qts);
+
+    /* Disabled, ALARM2 does not touch the pin. */
+    rtc_set_alarm2(qts, 0x12, 0x00, 0x01);
+    qtest_clock_step(qts, SEC);
+    g_assert_cmphex(rtc_read(qts, STATUS) & STATUS_ALARM2, ==, STATUS_ALARM2);
+    g_assert_cmphex(rtc_read(qts, PMIC), ==, 0);
+
+    /* 12:00:03 off, 12:00:05 on again */
+    rtc_write(qts, PMIC, PWR_ENABLE_EN);
+    rtc_set_alarm2(qts, 0x12, 0x00, 0x03);
+    qtest_writeb(qts, RTC_BASE + ALARM_YEARS, 0x26);
+    qtest_writeb(qts, RTC_BASE + ALARM_MONTHS, 0x11);
+    qtest_writeb(qts, RTC_BASE + ALARM_DAYS, 0x30);
+    qtest_writeb(qts, RTC_BASE + ALARM_HOURS, 0x12);
+    qtest_writeb(qts, RTC_BASE + ALARM_MINUTES, 0x00);
+    qtest_writeb(qts, RTC_BASE + ALARM_SECONDS, 0x05);
+
+    qtest_clock_step(qts, 2 * SEC);
+    g_assert_cmphex(rtc_read(qts, PMIC), ==,
+                    PWR_ENABLE_EN | PWR_ENABLE_SM(1));
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, SEC);
+    g_assert_cmphex(rtc_read(qts, PMIC), ==,
+                    PWR_ENABLE_EN | PWR_ENABLE_SM(1));
+    qtest_clock_step(qts, SEC);
+    g_assert_cmphex(rtc_read(qts, PMIC), ==,
+                    PWR_ENABLE_EN | PWR_ENABLE_SM(2));
+    g_assert_true(qtest_get_irq(qts, 0));
+
+    /* Off again; clearing PWR_ENABLE_EN drives the pin high */
+    rtc_set_alarm2(qts, 0x12, 0x00, 0x06);
+    qtest_clock_step(qts, SEC);
+    g_assert_false(qtest_get_irq(qts, 0));
+    rtc_write(qts, PMIC, 0);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(rtc_read(qts, PMIC), ==, 0);
 
     qtest_quit(qts);
 }
@@ -657,6 +716,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/rtc/alarm2-irq", test_alarm2_irq);
     qtest_add_func("am335x/rtc/timer-interrupt", test_timer_interrupt);
     qtest_add_func("am335x/rtc/power-off", test_power_off);
+    qtest_add_func("am335x/rtc/power-pin", test_power_pin);
     qtest_add_func("am335x/rtc/access-sizes", test_access_sizes);
 
     return g_test_run();

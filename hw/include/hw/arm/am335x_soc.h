@@ -12,6 +12,8 @@
 #include "hw/intc/am335x_intc.h"
 #include "hw/gpio/am335x_gpio.h"
 #include "hw/i2c/am335x_i2c.h"
+#include "hw/rtc/am335x_rtc.h"
+#include "hw/watchdog/am335x_wdt.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
 #include "hw/misc/am335x_prcm.h"
@@ -56,6 +58,8 @@ enum {
     AM335X_DEV_I2C0,
     AM335X_DEV_I2C1,
     AM335X_DEV_I2C2,
+    AM335X_DEV_RTC,
+    AM335X_DEV_WDT1,
     AM335X_DEV_DDR,
 };
 
@@ -70,6 +74,8 @@ struct AM335xSoCState {
     AM335xDMTimerState timer[AM335X_NUM_TIMERS];
     AM335xGpioState gpio[AM335X_NUM_GPIOS];
     AM335xI2CState i2c[AM335X_NUM_I2C];
+    AM335xRtcState rtc;
+    AM335xWdtState wdt;
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;
