@@ -180,6 +180,12 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
      */
     object_property_set_bool(OBJECT(&s->cpu), "has_el3", false,
                              &error_abort);
+    /*
+     * The AM335x's core is a Cortex-A8 r3p2 (MIDR 0x413fc082).  QEMU's
+     * default r0p0 is what Linux takes for an OMAP3430 ES1.0.
+     */
+    object_property_set_uint(OBJECT(&s->cpu), "midr", 0x413fc082,
+                             &error_abort);
     if (!qdev_realize(DEVICE(&s->cpu), NULL, errp)) {
         return;
     }

@@ -7,12 +7,15 @@ Used by run_guest_tests.py; also usable by hand:
         g.expect(r"Booting Linux")
 """
 
+import json
 import os
 import re
 import select
 import shlex
 import signal
+import socket
 import subprocess
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -60,7 +63,7 @@ class Guest:
     """One QEMU instance with its UART0 on a pipe."""
 
     def __init__(self, board, kernel, dtb=None, initrd=None, append="",
-                 earlycon=True, extra_args=(), name=None):
+                 earlycon=True, extra_args=(), name=None, reboot=False):
         if board not in BOARDS:
             raise GuestError("unknown board %r" % board)
         if kernel not in KERNELS:
@@ -76,13 +79,19 @@ class Guest:
             cmdline += " earlycon=uart8250,mmio32,0x%x,115200n8" % UART0
         if append:
             cmdline += " " + append
-        self.argv = [QEMU, "-M", board, "-nographic", "-no-reboot",
+        self.tmpdir = tempfile.mkdtemp(prefix="am335x-guest-")
+        self.qmp_path = os.path.join(self.tmpdir, "qmp.sock")
+        self.argv = [QEMU, "-M", board, "-nographic",
                      "-monitor", "none", "-serial", "stdio",
+                     "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
                      "-kernel", os.path.join(kdir, "zImage"),
                      "-dtb", self.dtb]
         if initrd:
             self.argv += ["-initrd", initrd]
         self.argv += ["-append", cmdline] + list(extra_args)
+        if not reboot:
+            # A guest reset ends QEMU, so a test sees it as an exit.
+            self.argv.append("-no-reboot")
         self.name = name or "%s-%s" % (board, kernel)
         self.output = ""
         self.proc = None
@@ -92,6 +101,8 @@ class Guest:
         return " ".join(shlex.quote(a) for a in self.argv)
 
     def start(self):
+        if self.proc:
+            return self
         for path in (QEMU, self.argv[self.argv.index("-kernel") + 1], self.dtb):
             if not os.path.exists(path):
                 raise GuestError("missing %s (run scripts/build and scripts/images)" % path)
@@ -167,6 +178,24 @@ class Guest:
                 break
         return self.proc.wait()
 
+    def qmp(self, command, **arguments):
+        """Runs one QMP command on a fresh connection; returns "return"."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(30)
+            sock.connect(self.qmp_path)
+            f = sock.makefile("rw")
+            json.loads(f.readline())             # greeting
+            for cmd, args in (("qmp_capabilities", {}), (command, arguments)):
+                f.write(json.dumps({"execute": cmd, "arguments": args}) + "\n")
+                f.flush()
+                while True:
+                    reply = json.loads(f.readline())
+                    if "event" not in reply:
+                        break
+                if "error" in reply:
+                    raise GuestError("QMP %s: %s" % (cmd, reply["error"]))
+            return reply["return"]
+
     def close(self):
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
@@ -178,6 +207,10 @@ class Guest:
         if self.log:
             self.log.close()
             self.log = None
+        if os.path.isdir(self.tmpdir):
+            for f in os.listdir(self.tmpdir):
+                os.unlink(os.path.join(self.tmpdir, f))
+            os.rmdir(self.tmpdir)
 
     def __enter__(self):
         return self.start()

@@ -88,6 +88,168 @@ def guest_script(script, board, kernel, timeout, dtb=None):
             raise g.GuestError("/tests/%s exited with %d" % (script, status))
 
 
+# Drivers that Debian builds as modules; udev would load them on a distro.
+# The am335x kernel has them built in.
+DEBIAN_MODULES = {
+    "pmic": ["tps65217"],
+    "leds": ["leds-gpio", "ledtrig-heartbeat"],
+    "wdt": ["omap_wdt"],
+    "i2c": ["i2c-dev"],
+}
+
+
+def load_modules(vm, feature):
+    if vm.kernel != "debian":
+        return
+    for module in DEBIAN_MODULES[feature]:
+        status, out = vm.shell("modprobe %s" % module)
+        if status != 0:
+            raise g.GuestError("modprobe %s: %s" % (module, out))
+
+
+def booted(board, kernel, what, timeout, **kw):
+    vm = g.Guest(board, kernel, earlycon=False,
+                 name="%s-%s-%s" % (what, board, kernel), **kw)
+    print("# " + vm.command_line(), flush=True)
+    vm.start()
+    try:
+        vm.wait_ready(timeout)
+    except Exception:
+        vm.close()
+        raise
+    return vm
+
+
+def check_poweroff(board, kernel, timeout):
+    """poweroff: rtc-omap's ALARM2 drops PMIC_POWER_EN, the PMIC (told by
+    its driver to turn off) cuts power, and QEMU exits with status 0."""
+    with booted(board, kernel, "poweroff", timeout) as vm:
+        load_modules(vm, "pmic")
+        vm.send("poweroff\n")
+        vm.expect(r"reboot: Power down", 60)
+        status = vm.wait_exit(60)
+        if status != 0:
+            raise g.GuestError("QEMU exited with %d" % status)
+
+
+def check_reboot(board, kernel, timeout):
+    """reboot: the PRM_RSTCTRL warm reset restarts the machine, which boots
+    to the shell again."""
+    with booted(board, kernel, "reboot", timeout, reboot=True) as vm:
+        vm.send("reboot\n")
+        vm.expect(r"reboot: Restarting system", 60)
+        first = vm.output.index("AM335X-ROOTFS: ready")
+        vm.expect(r"AM335X-ROOTFS: ready", timeout, first + 1)
+        vm.shell("true")
+
+
+def check_watchdog(board, kernel, timeout):
+    """A watchdog nobody kicks resets the machine (QEMU runs with
+    -no-reboot, so the reset ends it) without the kernel asking for it."""
+    with booted(board, kernel, "watchdog", timeout) as vm:
+        load_modules(vm, "wdt")
+        vm.send("watchdog -F -T 3 -t 1000 /dev/watchdog\n")
+        start = time.monotonic()
+        status = vm.wait_exit(60)
+        elapsed = time.monotonic() - start
+        if status != 0:
+            raise g.GuestError("QEMU exited with %d" % status)
+        if re.search(r"reboot: (Restarting|Power down)", vm.output):
+            raise g.GuestError("the kernel restarted, not the watchdog")
+        print("#   reset %.1f s after the last kick" % elapsed)
+
+
+def check_rtc(board, kernel, timeout):
+    """The RTC holds the host's time, hwclock reads it, and a wakealarm
+    raises the alarm interrupt."""
+    with booted(board, kernel, "rtc", timeout) as vm:
+        status, out = vm.shell("date +%s")
+        guest = int(out.split()[-1])
+        if abs(guest - time.time()) > 10:
+            raise g.GuestError("guest time %d, host %d" % (guest, time.time()))
+        status, out = vm.shell("hwclock -r")
+        if status != 0:
+            raise g.GuestError("hwclock -r: %s" % out)
+        count = "grep -i rtc /proc/interrupts | awk '{ n += $2 } END { print n }'"
+        _, before = vm.shell(count)
+        status, out = vm.shell("echo +2 > /sys/class/rtc/rtc0/wakealarm && sleep 4")
+        if status != 0:
+            raise g.GuestError("wakealarm: %s" % out)
+        _, after = vm.shell(count)
+        if int(after.split()[-1]) <= int(before.split()[-1]):
+            raise g.GuestError("no RTC interrupt: %s -> %s" % (before, after))
+
+
+def i2cdetect(vm, bus):
+    """Addresses that answer on a bus (or are claimed by a driver)."""
+    status, out = vm.shell("/usr/sbin/i2cdetect -y -r %d" % bus)
+    if status != 0:
+        raise g.GuestError("i2cdetect: %s" % out)
+    found = set()
+    for line in out.splitlines():
+        m = re.match(r"^([0-7])0:\s+(.*)$", line)
+        if not m:
+            continue
+        cells = m.group(2).split()
+        for col, cell in enumerate(cells):
+            if cell != "--":
+                found.add(int(m.group(1)) * 16 + col + (3 if m.group(1) == "0" else 0))
+    return found
+
+
+def check_i2c(board, kernel, timeout):
+    """i2cdetect on I2C0 finds the PMIC and the board EEPROM, and nothing
+    that the board does not have; with the am335x kernel, at24 reads the
+    board ID header."""
+    pmic = {"beaglebone-black": 0x24, "am335x-evm": 0x2d}[board]
+    name = {"beaglebone-black": "A335BNLT", "am335x-evm": "A33515BB"}[board]
+    with booted(board, kernel, "i2c", timeout) as vm:
+        load_modules(vm, "i2c")
+        found = i2cdetect(vm, 0)
+        if found != {pmic, 0x50}:
+            raise g.GuestError("I2C0 answers at %s" % sorted(hex(a) for a in found))
+        if kernel == "am335x":
+            status, out = vm.shell("hexdump -C /sys/bus/i2c/devices/0-0050/eeprom | head -2")
+            if "aa 55 33 ee" not in out or name not in out.replace("|", ""):
+                raise g.GuestError("EEPROM header: %s" % out)
+
+
+def check_led(board, kernel, timeout):
+    """Setting USR3's brightness from Linux drives GPIO1_24, which the host
+    sees in the GPIO module's "outputs" property."""
+    led = "/sys/class/leds/beaglebone:green:usr3"
+    with booted(board, kernel, "led", timeout) as vm:
+        load_modules(vm, "leds")
+        for level in (1, 0):
+            status, out = vm.shell("echo none > %s/trigger && echo %d > %s/brightness"
+                                   % (led, level, led))
+            if status != 0:
+                raise g.GuestError("LED: %s" % out)
+            outputs = vm.qmp("qom-get", path="/machine/soc/gpio[1]",
+                             property="outputs")
+            if bool(outputs & (1 << 24)) != bool(level):
+                raise g.GuestError("brightness %d but GPIO1 outputs 0x%x"
+                                   % (level, outputs))
+
+
+# name: (function, boards, kernels)
+SOC_TESTS = {
+    "probe-clean": (lambda b, k, t: guest_script("probe-clean.sh", b, k, t),
+                    g.BOARDS, g.KERNELS),
+    "poweroff": (check_poweroff, ["beaglebone-black"], g.KERNELS),
+    "reboot": (check_reboot, g.BOARDS, g.KERNELS),
+    "watchdog": (check_watchdog, g.BOARDS, g.KERNELS),
+    "rtc": (check_rtc, g.BOARDS, g.KERNELS),
+    "i2c": (check_i2c, g.BOARDS, g.KERNELS),
+    "led": (check_led, ["beaglebone-black"], g.KERNELS),
+}
+for _name, (_fn, _boards, _kernels) in SOC_TESTS.items():
+    for _board in _boards:
+        for _kernel in _kernels:
+            test("%s/%s/%s" % (_name, _board, _kernel), 180)(
+                lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--list", action="store_true", help="list the tests")
