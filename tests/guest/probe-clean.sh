@@ -3,8 +3,22 @@
 # is bound to a driver, nothing is left deferred, and the kernel log has no
 # probe failure, time-out or oops.  Prints one line per problem; exits 1 if
 # there was any.
+#
+#   probe-clean.sh [UNMODELLED]
+#
+# UNMODELLED is an extended regex of the devices whose blocks the emulator
+# does not model yet (or board parts it leaves absent); their log lines and
+# deferrals are reported as "known" and do not fail the test.
+unmodelled=${1:-}
 bad=0
-problem() { echo "PROBLEM: $*"; bad=1; }
+problem() {
+    if [ -n "$unmodelled" ] && echo "$*" | grep -qE "$unmodelled"; then
+        echo "known (not modelled yet): $*"
+    else
+        echo "PROBLEM: $*"
+        bad=1
+    fi
+}
 
 dt=/sys/firmware/devicetree/base
 # Map each platform device's DT node to whether a driver bound it.
@@ -59,10 +73,12 @@ fi
 
 # fw_devlink's "Failed to create device link ... with ocp" for the two
 # system timers is printed on real boards too: it is not a probe problem.
-dmesg | grep -iE 'probe of .* failed|deferred probe pending|timed out|timeout|Oops|BUG:|Unable to handle|sysc.*(error|fail)|failed to (enable|disable|reset)' |
-    grep -v 'Failed to create device link' |
-    while read -r line; do echo "PROBLEM: log: $line"; done | tee /tmp/probe-log.$$
-[ -s /tmp/probe-log.$$ ] && bad=1
-rm -f /tmp/probe-log.$$
+log=/tmp/probe-log.$$
+dmesg | grep -E 'probe of .* failed|deferred probe pending|timed out|Internal error: Oops|BUG:|Unable to handle|ti-sysc.*(error|fail)|failed to (enable|disable|reset)' |
+    grep -v 'Failed to create device link' >"$log"
+while read -r line; do
+    problem "log: $line"
+done <"$log"
+rm -f "$log"
 
 exit $bad

@@ -72,7 +72,21 @@ for _board in g.BOARDS:
             lambda t, b=_board, k=_kernel: boot_shell(b, k, t))
 
 
-def guest_script(script, board, kernel, timeout, dtb=None):
+# Devices whose blocks are not modelled yet (open issues: MMC, CPSW, LCDC,
+# McASP) or that the boards leave absent (the BBB's HDMI framer, the EVM's
+# I2C1 sensors).  The clean-probe test reports them as "known" instead of
+# failing; each entry goes when its model lands.
+UNMODELLED = "|".join([
+    r"mmc[0-9]|sdhci",              # HSMMC: issue 4
+    r"davinci_mdio|cpsw|4a10",      # CPSW: issue 5
+    r"4830e000\.lcdc|tilcdc",       # LCDC
+    r"asoc-simple-card|sound",      # McASP + codecs
+    r"tda998x|0-0070",              # BBB HDMI framer (absent)
+    r"tsl2550|lm75|1-0039|1-0048|lis3",  # EVM I2C1 sensors (absent)
+])
+
+
+def guest_script(script, board, kernel, timeout, dtb=None, args=""):
     """Boots to the shell and runs tests/guest/SCRIPT inside the guest; the
     script's exit status is the verdict and its output explains a failure."""
     name = "%s-%s-%s" % (script, board, kernel)
@@ -81,7 +95,7 @@ def guest_script(script, board, kernel, timeout, dtb=None):
     with g.Guest(board, kernel, earlycon=False, dtb=dtb, name=name) as vm:
         print("# " + vm.command_line(), flush=True)
         vm.wait_ready(timeout)
-        status, out = vm.shell("/tests/%s" % script, timeout)
+        status, out = vm.shell("/tests/%s %s" % (script, args), timeout)
         for line in out.splitlines():
             print("#   " + line)
         if status != 0:
@@ -208,10 +222,17 @@ def check_i2c(board, kernel, timeout):
         found = i2cdetect(vm, 0)
         if found != {pmic, 0x50}:
             raise g.GuestError("I2C0 answers at %s" % sorted(hex(a) for a in found))
-        if kernel == "am335x":
+        # The ID header, read through omap-i2c with i2c-dev (-f: at24 may own it)
+        status, out = vm.shell("/usr/sbin/i2ctransfer -f -y 0 w2@0x50 0 0 r12@0x50")
+        header = [int(x, 16) for x in out.split()[-12:]] if status == 0 else []
+        if header[:4] != [0xaa, 0x55, 0x33, 0xee] or \
+                bytes(header[4:12]).decode("ascii", "replace") != name:
+            raise g.GuestError("EEPROM header: %s" % out)
+        # ... and through at24, where the DT describes the EEPROM
+        if kernel == "am335x" and board == "beaglebone-black":
             status, out = vm.shell("hexdump -C /sys/bus/i2c/devices/0-0050/eeprom | head -2")
             if "aa 55 33 ee" not in out or name not in out.replace("|", ""):
-                raise g.GuestError("EEPROM header: %s" % out)
+                raise g.GuestError("at24 EEPROM: %s" % out)
 
 
 def check_led(board, kernel, timeout):
@@ -234,10 +255,14 @@ def check_led(board, kernel, timeout):
 
 # name: (function, boards, kernels)
 SOC_TESTS = {
-    "probe-clean": (lambda b, k, t: guest_script("probe-clean.sh", b, k, t),
+    "probe-clean": (lambda b, k, t: guest_script("probe-clean.sh", b, k, t,
+                                                 args="'%s'" % UNMODELLED),
                     g.BOARDS, g.KERNELS),
-    "poweroff": (check_poweroff, ["beaglebone-black"], g.KERNELS),
-    "reboot": (check_reboot, g.BOARDS, g.KERNELS),
+    # Only the BBB's DT makes the RTC the system power controller.  The
+    # am335x kernel's built-in sdhci-omap stalls shutdown on the unmodelled
+    # MMC (issue 4), so its poweroff/reboot wait for that model.
+    "poweroff": (check_poweroff, ["beaglebone-black"], ["debian"]),
+    "reboot": (check_reboot, g.BOARDS, ["debian"]),
     "watchdog": (check_watchdog, g.BOARDS, g.KERNELS),
     "rtc": (check_rtc, g.BOARDS, g.KERNELS),
     "i2c": (check_i2c, g.BOARDS, g.KERNELS),
