@@ -274,6 +274,13 @@ for _name, (_fn, _boards, _kernels) in SOC_TESTS.items():
             test("%s/%s/%s" % (_name, _board, _kernel), 180)(
                 lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
 
+# The same tests are not tuned to one DT: the BeagleBone Green's runs too.
+for _kernel in g.KERNELS:
+    test("probe-clean/beaglebone-black+bonegreen-dtb/%s" % _kernel, 180)(
+        lambda t, k=_kernel: guest_script("probe-clean.sh", "beaglebone-black",
+                                          k, t, dtb="am335x-bonegreen.dtb",
+                                          args="'%s'" % UNMODELLED))
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
