@@ -7,6 +7,7 @@ Used by run_guest_tests.py; also usable by hand:
         g.expect(r"Booting Linux")
 """
 
+import ctypes
 import json
 import os
 import re
@@ -33,6 +34,14 @@ KERNELS = ("debian", "am335x")
 UART0 = 0x44E09000
 # Console device name of UART0 per kernel: omap-serial vs 8250_omap.
 CONSOLE = {"debian": "ttyO0", "am335x": "ttyS0"}
+
+
+def _own_session_dying_with_parent():
+    """Runs in the child: its own process group, killed if the harness dies,
+    so that no QEMU outlives an interrupted test run."""
+    os.setsid()
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class GuestError(Exception):
@@ -112,7 +121,7 @@ class Guest:
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     preexec_fn=_own_session_dying_with_parent)
         return self
 
     def _read(self, deadline):
