@@ -1,0 +1,208 @@
+"""Guest tests of the HSMMC and EDMA (issue 4): the real sdhci-omap and
+ti-edma drivers move data between the guest and the host's image files."""
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import guest as g
+from suite import test, booted, run_script, load_modules
+
+MiB = 1024 * 1024
+
+
+class Card:
+    """A raw SD/eMMC image in a temporary folder, removed afterwards."""
+
+    def __init__(self, size_mib, partitions=None, copy_of=None):
+        self.dir = tempfile.mkdtemp(prefix="am335x-card-")
+        self.path = os.path.join(self.dir, "card.img")
+        if copy_of:
+            shutil.copyfile(copy_of, self.path)
+        else:
+            with open(self.path, "wb") as f:
+                f.truncate(size_mib * MiB)
+        if partitions:
+            # sfdisk script lines, e.g. "start=2048, size=40960, type=83"
+            subprocess.run(["sfdisk", "--quiet", "--no-reread", "--no-tell-kernel",
+                            self.path], input="label: dos\n" + "\n".join(partitions) + "\n",
+                           text=True, check=True, capture_output=True)
+
+    def drive(self, index, drive_id=None, **opts):
+        spec = "if=sd,index=%d,format=raw,file=%s" % (index, self.path)
+        if drive_id:
+            spec += ",id=%s" % drive_id
+        for k, v in opts.items():
+            spec += ",%s=%s" % (k, v)
+        return ["-drive", spec]
+
+    def partition(self, n):
+        """(offset, size) in bytes of partition N, as sfdisk reads it."""
+        out = subprocess.run(["sfdisk", "--dump", self.path], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"\S+?(\d+) : start=\s*(\d+), size=\s*(\d+)", line)
+            if m and int(m.group(1)) == n:
+                return int(m.group(2)) * 512, int(m.group(3)) * 512
+        raise g.GuestError("no partition %d in %s" % (n, self.path))
+
+    def extract(self, n):
+        offset, size = self.partition(n)
+        part = os.path.join(self.dir, "p%d.img" % n)
+        with open(self.path, "rb") as src, open(part, "wb") as dst:
+            src.seek(offset)
+            dst.write(src.read(size))
+        return part
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def host_file_sha256(card, n, fs, name):
+    """sha256 of a file inside partition N of the image, read on the host
+    with debugfs (ext2/ext4) or mtools (vfat), not through QEMU."""
+    part = card.extract(n)
+    if fs == "vfat":
+        cmd = ["mcopy", "-n", "-i", part, "::" + name, "-"]
+    else:
+        cmd = ["debugfs", "-R", "cat /" + name, part]
+    data = subprocess.run(cmd, capture_output=True, check=True).stdout
+    return hashlib.sha256(data).hexdigest()
+
+
+def quit_guest(vm):
+    """Ends QEMU through QMP (the EVM has no power-off path); QEMU flushes
+    its block devices on the way out."""
+    try:
+        vm.qmp("quit")
+    except (g.GuestError, OSError):
+        pass
+    vm.wait_exit(30)
+
+
+def wait_guest(vm, condition, what, timeout=20):
+    """Polls a shell condition in the guest until it holds."""
+    status, out = vm.shell("n=0; until %s; do n=$((n + 1)); [ $n -gt %d ] && break;"
+                           " sleep 0.25; done; %s" % (condition, timeout * 4, condition),
+                           timeout + 30)
+    if status != 0:
+        raise g.GuestError("guest never saw %s: %s" % (what, out))
+
+
+def check_root_on_sd(board, kernel, timeout):
+    """The board boots from the SD card's ext4 partition: the am335x kernel
+    mounts root=/dev/mmcblk0p2 itself; the Debian kernel's initramfs loads
+    sdhci-omap and ext4 and switches to it."""
+    sd = os.path.join(g.IMAGES, "sd-%s.img" % board)
+    with Card(0, copy_of=sd) as card:
+        if kernel == "am335x":
+            kw = dict(initrd="", append="root=/dev/mmcblk0p2 rootwait rw init=/init")
+        else:
+            kw = dict(append="am335x.modules=sdhci-omap,ext4 am335x.root=/dev/mmcblk0p2")
+        with booted(board, kernel, "mmc-root", timeout,
+                    extra_args=card.drive(0), **kw) as vm:
+            status, out = vm.shell("grep ' / ' /proc/mounts; cat /etc/hostname 2>/dev/null;"
+                                   " echo written >/sd-root-check && sync && cat /sd-root-check")
+            root = re.search(r"^(\S+) / (\S+) (\S+)", out, re.M)
+            if not root or root.group(2) != "ext4" or "written" not in out:
+                raise g.GuestError("root is not the SD card's ext4: %r" % out)
+            print("#   root: %s" % root.group(0))
+
+
+def check_data(board, kernel, timeout):
+    """ext4, ext2 and vfat round trips on the SD card verify by sha256 and
+    fsck; what the guest synced is in the host's image file afterwards."""
+    layout = ["start=2048, size=49152, type=83",
+              "start=51200, size=32768, type=83",
+              "start=83968, type=c"]
+    with Card(64, layout) as card:
+        with booted(board, kernel, "mmc-data", timeout,
+                    extra_args=card.drive(0)) as vm:
+            load_modules(vm, "mmc", "fs")
+            out = run_script(vm, "mmc-data.sh", "mmcblk0", 300)
+            quit_guest(vm)
+        guest_sums = dict(re.findall(r"HOST-CHECK (\S+) ([0-9a-f]{64})", out))
+        for n, fs in ((1, "ext4"), (2, "ext2"), (3, "vfat")):
+            host = host_file_sha256(card, n, fs, "host-check.bin")
+            if guest_sums.get(fs) != host:
+                raise g.GuestError("%s: guest wrote %s, the image holds %s"
+                                   % (fs, guest_sums.get(fs), host))
+            print("#   host image: %s host-check.bin %s" % (fs, host[:16]))
+
+
+def check_emmc(board, kernel, timeout):
+    """The BBB's eMMC is its own mmcblk device with boot partitions, and
+    reads and writes verify."""
+    with Card(4096) as emmc:
+        with booted(board, kernel, "mmc-emmc", timeout,
+                    extra_args=emmc.drive(1)) as vm:
+            load_modules(vm, "mmc")
+            wait_guest(vm, "[ -b /dev/mmcblk1 ]", "/dev/mmcblk1")
+            run_script(vm, "mmc-emmc.sh", "mmcblk1", 120)
+
+
+def check_hotplug(board, kernel, timeout):
+    """Ejecting the SD card through QMP takes it away from the guest (card
+    detect on GPIO0_6); changing the medium brings it back; a medium
+    changed in read-only makes the guest see a write-protected card."""
+    layout = ["start=2048, type=83"]
+    with Card(16, layout) as card:
+        with booted(board, kernel, "mmc-hotplug", timeout,
+                    extra_args=card.drive(0, "sd0")) as vm:
+            load_modules(vm, "mmc", "fs")
+            wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the card")
+            vm.qmp("eject", device="sd0", force=True)
+            wait_guest(vm, "[ ! -e /sys/block/mmcblk0 ]", "the card leave")
+            vm.qmp("blockdev-change-medium", device="sd0", filename=card.path,
+                   format="raw")
+            wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the card return")
+            status, out = vm.shell("mke2fs -q -F -t ext4 /dev/mmcblk0p1 && mount /dev/mmcblk0p1 /mnt"
+                                   " && echo ok >/mnt/f && umount /mnt && cat /sys/block/mmcblk0/ro")
+            if status != 0 or out.split()[-1] != "0":
+                raise g.GuestError("writable card after re-insertion: %r" % out)
+            # Again, read-only this time: the write-protect switch.
+            vm.qmp("eject", device="sd0", force=True)
+            wait_guest(vm, "[ ! -e /sys/block/mmcblk0 ]", "the card leave")
+            vm.qmp("blockdev-change-medium", device="sd0", filename=card.path,
+                   format="raw", **{"read-only-mode": "read-only"})
+            wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the read-only card")
+            status, out = vm.shell("cat /sys/block/mmcblk0/ro; mount /dev/mmcblk0p1 /mnt;"
+                                   " grep ' /mnt ' /proc/mounts; cat /mnt/f; umount /mnt")
+            mount = re.search(r"^/dev/mmcblk0p1 /mnt \S+ (\S+)", out, re.M)
+            if "ok" not in out or not mount or not mount.group(1).startswith("ro"):
+                raise g.GuestError("write-protected card not mounted read-only: %r" % out)
+            status, out = vm.shell("dmesg | grep -i 'mmcblk0.*\\(removed\\|new\\|ro\\)' | tail -5")
+            for line in out.splitlines():
+                print("#   " + line)
+
+
+def check_dmatest(board, kernel, timeout):
+    """Linux's dmatest copies and verifies through the EDMA's memcpy
+    channels, several threads, several iterations."""
+    with booted(board, kernel, "dmatest", timeout) as vm:
+        load_modules(vm, "dmatest")
+        run_script(vm, "dmatest.sh", "50 2", 300)
+
+
+MMC_TESTS = {
+    "mmc-root": (check_root_on_sd, g.BOARDS, g.KERNELS),
+    "mmc-data": (check_data, g.BOARDS, g.KERNELS),
+    "mmc-emmc": (check_emmc, ["beaglebone-black"], g.KERNELS),
+    "mmc-hotplug": (check_hotplug, g.BOARDS, g.KERNELS),
+    "edma-dmatest": (check_dmatest, g.BOARDS, g.KERNELS),
+}
+for _name, (_fn, _boards, _kernels) in MMC_TESTS.items():
+    for _board in _boards:
+        for _kernel in _kernels:
+            test("%s/%s/%s" % (_name, _board, _kernel), 300)(
+                lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))

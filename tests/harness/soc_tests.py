@@ -1,0 +1,210 @@
+"""Guest tests of the SoC core (issue 3): console, boot, clean probe, power,
+watchdog, RTC, I2C and GPIO, on every board and kernel."""
+
+import re
+import time
+
+import guest as g
+from suite import test, booted, guest_script, load_modules
+
+
+def early_console(board, kernel, timeout):
+    """The kernel's own log lines arrive through UART0 (earlycon on the
+    8250 core at 0x44e09000).  Checked against the kernel version and the
+    DTB's model string, so nothing but real UART output can pass."""
+    with g.Guest(board, kernel, name="early-console-%s-%s" % (board, kernel)) as vm:
+        print("# " + vm.command_line(), flush=True)
+        version = g.kernel_version(kernel)
+        model = g.dtb_model(vm.dtb)
+        vm.expect(r"\] Booting Linux on physical CPU", timeout)
+        vm.expect(r"Linux version %s " % re.escape(version), timeout)
+        vm.expect(r"Machine model: %s$" % re.escape(model),
+                  timeout)
+        vm.expect(r"earlycon: uart8250 at MMIO32 0x44e09000", timeout)
+
+
+for _board in g.BOARDS:
+    for _kernel in g.KERNELS:
+        test("early-console/%s/%s" % (_board, _kernel), 60)(
+            lambda t, b=_board, k=_kernel: early_console(b, k, t))
+
+
+def boot_shell(board, kernel, timeout):
+    """Boots to the busybox shell with the kernel's own console driver
+    (omap-serial or 8250_omap, interrupt-driven RX) and runs a command
+    typed on the serial console."""
+    with booted(board, kernel, "boot-shell", timeout) as vm:
+        status, out = vm.shell("echo $((6 * 7))-answer; cat /proc/device-tree/model")
+        if status != 0 or "42-answer" not in out:
+            raise g.GuestError("shell did not run the command: %r" % out)
+        model = g.dtb_model(vm.dtb)
+        if model not in out:
+            raise g.GuestError("model %r not in %r" % (model, out))
+
+
+for _board in g.BOARDS:
+    for _kernel in g.KERNELS:
+        test("boot-shell/%s/%s" % (_board, _kernel), 180)(
+            lambda t, b=_board, k=_kernel: boot_shell(b, k, t))
+
+
+# Devices whose blocks are not modelled yet (open issues: MMC, CPSW, LCDC,
+# McASP) or that the boards leave absent (the BBB's HDMI framer, the EVM's
+# I2C1 sensors).  The clean-probe test reports them as "known" instead of
+# failing; each entry goes when its model lands.
+UNMODELLED = "|".join([
+    r"mmc[0-9]|sdhci",              # HSMMC: issue 4
+    r"davinci_mdio|cpsw|4a10",      # CPSW: issue 5
+    r"4830e000\.lcdc|tilcdc",       # LCDC
+    r"asoc-simple-card|sound",      # McASP + codecs
+    r"tda998x|0-0070",              # BBB HDMI framer (absent)
+    r"tsl2550|lm75|1-0039|1-0048|lis3",  # EVM I2C1 sensors (absent)
+])
+
+
+def check_poweroff(board, kernel, timeout):
+    """poweroff: rtc-omap's ALARM2 drops PMIC_POWER_EN, the PMIC (told by
+    its driver to turn off) cuts power, and QEMU exits with status 0."""
+    with booted(board, kernel, "poweroff", timeout) as vm:
+        load_modules(vm, "pmic")
+        vm.send("poweroff\n")
+        vm.expect(r"reboot: Power down", 60)
+        status = vm.wait_exit(60)
+        if status != 0:
+            raise g.GuestError("QEMU exited with %d" % status)
+
+
+def check_reboot(board, kernel, timeout):
+    """reboot: the PRM_RSTCTRL warm reset restarts the machine, which boots
+    to the shell again."""
+    with booted(board, kernel, "reboot", timeout, reboot=True) as vm:
+        vm.send("reboot\n")
+        vm.expect(r"reboot: Restarting system", 60)
+        first = vm.output.index("AM335X-ROOTFS: ready")
+        vm.expect(r"AM335X-ROOTFS: ready", timeout, first + 1)
+        vm.shell("true")
+
+
+def check_watchdog(board, kernel, timeout):
+    """A watchdog nobody kicks resets the machine (QEMU runs with
+    -no-reboot, so the reset ends it) without the kernel asking for it."""
+    with booted(board, kernel, "watchdog", timeout) as vm:
+        load_modules(vm, "wdt")
+        vm.send("watchdog -F -T 3 -t 1000 /dev/watchdog\n")
+        start = time.monotonic()
+        status = vm.wait_exit(60)
+        elapsed = time.monotonic() - start
+        if status != 0:
+            raise g.GuestError("QEMU exited with %d" % status)
+        if re.search(r"reboot: (Restarting|Power down)", vm.output):
+            raise g.GuestError("the kernel restarted, not the watchdog")
+        print("#   reset %.1f s after the last kick" % elapsed)
+
+
+def check_rtc(board, kernel, timeout):
+    """The RTC holds the host's time, hwclock reads it, and a wakealarm
+    raises the alarm interrupt."""
+    with booted(board, kernel, "rtc", timeout) as vm:
+        status, out = vm.shell("date +%s")
+        guest = int(out.split()[-1])
+        if abs(guest - time.time()) > 10:
+            raise g.GuestError("guest time %d, host %d" % (guest, time.time()))
+        status, out = vm.shell("hwclock -r")
+        if status != 0:
+            raise g.GuestError("hwclock -r: %s" % out)
+        count = "grep -i rtc /proc/interrupts | awk '{ n += $2 } END { print n }'"
+        _, before = vm.shell(count)
+        status, out = vm.shell("echo +2 > /sys/class/rtc/rtc0/wakealarm && sleep 4")
+        if status != 0:
+            raise g.GuestError("wakealarm: %s" % out)
+        _, after = vm.shell(count)
+        if int(after.split()[-1]) <= int(before.split()[-1]):
+            raise g.GuestError("no RTC interrupt: %s -> %s" % (before, after))
+
+
+def i2cdetect(vm, bus):
+    """Addresses that answer on a bus (or are claimed by a driver)."""
+    status, out = vm.shell("/usr/sbin/i2cdetect -y -r %d" % bus)
+    if status != 0:
+        raise g.GuestError("i2cdetect: %s" % out)
+    found = set()
+    for line in out.splitlines():
+        m = re.match(r"^([0-7])0:\s+(.*)$", line)
+        if not m:
+            continue
+        cells = m.group(2).split()
+        for col, cell in enumerate(cells):
+            if cell != "--":
+                found.add(int(m.group(1)) * 16 + col + (3 if m.group(1) == "0" else 0))
+    return found
+
+
+def check_i2c(board, kernel, timeout):
+    """i2cdetect on I2C0 finds the PMIC and the board EEPROM, and nothing
+    that the board does not have; with the am335x kernel, at24 reads the
+    board ID header."""
+    pmic = {"beaglebone-black": 0x24, "am335x-evm": 0x2d}[board]
+    name = {"beaglebone-black": "A335BNLT", "am335x-evm": "A33515BB"}[board]
+    with booted(board, kernel, "i2c", timeout) as vm:
+        load_modules(vm, "i2c")
+        found = i2cdetect(vm, 0)
+        if found != {pmic, 0x50}:
+            raise g.GuestError("I2C0 answers at %s" % sorted(hex(a) for a in found))
+        # The ID header, read through omap-i2c with i2c-dev (-f: at24 may own it)
+        status, out = vm.shell("/usr/sbin/i2ctransfer -f -y 0 w2@0x50 0 0 r12@0x50")
+        header = [int(x, 16) for x in out.split()[-12:]] if status == 0 else []
+        if header[:4] != [0xaa, 0x55, 0x33, 0xee] or \
+                bytes(header[4:12]).decode("ascii", "replace") != name:
+            raise g.GuestError("EEPROM header: %s" % out)
+        # ... and through at24, where the DT describes the EEPROM
+        if kernel == "am335x" and board == "beaglebone-black":
+            status, out = vm.shell("hexdump -C /sys/bus/i2c/devices/0-0050/eeprom | head -2")
+            if "aa 55 33 ee" not in out or name not in out.replace("|", ""):
+                raise g.GuestError("at24 EEPROM: %s" % out)
+
+
+def check_led(board, kernel, timeout):
+    """Setting USR3's brightness from Linux drives GPIO1_24, which the host
+    sees in the GPIO module's "outputs" property."""
+    led = "/sys/class/leds/beaglebone:green:usr3"
+    with booted(board, kernel, "led", timeout) as vm:
+        load_modules(vm, "leds")
+        for level in (1, 0):
+            status, out = vm.shell("echo none > %s/trigger && echo %d > %s/brightness"
+                                   % (led, level, led))
+            if status != 0:
+                raise g.GuestError("LED: %s" % out)
+            outputs = vm.qmp("qom-get", path="/machine/soc/gpio[1]",
+                             property="outputs")
+            if bool(outputs & (1 << 24)) != bool(level):
+                raise g.GuestError("brightness %d but GPIO1 outputs 0x%x"
+                                   % (level, outputs))
+
+
+# name: (function, boards, kernels)
+SOC_TESTS = {
+    "probe-clean": (lambda b, k, t: guest_script("probe-clean.sh", b, k, t,
+                                                 args="'%s'" % UNMODELLED),
+                    g.BOARDS, g.KERNELS),
+    # Only the BBB's DT makes the RTC the system power controller.  The
+    # am335x kernel's built-in sdhci-omap stalls shutdown on the unmodelled
+    # MMC (issue 4), so its poweroff/reboot wait for that model.
+    "poweroff": (check_poweroff, ["beaglebone-black"], ["debian"]),
+    "reboot": (check_reboot, g.BOARDS, ["debian"]),
+    "watchdog": (check_watchdog, g.BOARDS, g.KERNELS),
+    "rtc": (check_rtc, g.BOARDS, g.KERNELS),
+    "i2c": (check_i2c, g.BOARDS, g.KERNELS),
+    "led": (check_led, ["beaglebone-black"], g.KERNELS),
+}
+for _name, (_fn, _boards, _kernels) in SOC_TESTS.items():
+    for _board in _boards:
+        for _kernel in _kernels:
+            test("%s/%s/%s" % (_name, _board, _kernel), 180)(
+                lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+
+# The same tests are not tuned to one DT: the BeagleBone Green's runs too.
+for _kernel in g.KERNELS:
+    test("probe-clean/beaglebone-black+bonegreen-dtb/%s" % _kernel, 180)(
+        lambda t, k=_kernel: guest_script("probe-clean.sh", "beaglebone-black",
+                                          k, t, dtb="am335x-bonegreen.dtb",
+                                          args="'%s'" % UNMODELLED))

@@ -1,0 +1,76 @@
+"""The guest-test registry and the helpers the test modules share.
+
+A test module registers each test with @test(name, timeout); the runner
+(run_guest_tests.py) runs them in registration order.
+"""
+
+import os
+
+import guest as g
+
+TESTS = []
+
+
+def test(name, timeout):
+    def register(fn):
+        TESTS.append((name, timeout, fn))
+        return fn
+    return register
+
+
+def booted(board, kernel, what, timeout, **kw):
+    """Starts a guest and waits for its shell; the caller closes it (use it
+    in a with statement).  The QEMU command line is printed first, so any
+    failure can be reproduced by hand."""
+    kw.setdefault("earlycon", False)
+    vm = g.Guest(board, kernel, name="%s-%s-%s" % (what, board, kernel), **kw)
+    print("# " + vm.command_line(), flush=True)
+    vm.start()
+    try:
+        vm.wait_ready(timeout)
+    except Exception:
+        vm.close()
+        raise
+    return vm
+
+
+def run_script(vm, script, args="", timeout=120):
+    """Runs tests/guest/SCRIPT in the guest; its exit status is the verdict
+    and its output, printed as TAP comments, explains a failure."""
+    status, out = vm.shell("/tests/%s %s" % (script, args), timeout)
+    for line in out.splitlines():
+        print("#   " + line)
+    if status != 0:
+        raise g.GuestError("/tests/%s exited with %d" % (script, status))
+    return out
+
+
+def guest_script(script, board, kernel, timeout, dtb=None, args="", **kw):
+    """Boots to the shell and runs tests/guest/SCRIPT."""
+    if dtb:
+        dtb = os.path.join(g.kernel_dir(kernel), "dtbs", dtb)
+    with booted(board, kernel, script, timeout, dtb=dtb, **kw) as vm:
+        return run_script(vm, script, args, timeout)
+
+
+# Drivers that Debian builds as modules; udev would load them on a distro.
+# The am335x kernel has them built in.
+DEBIAN_MODULES = {
+    "pmic": ["tps65217"],
+    "leds": ["leds-gpio", "ledtrig-heartbeat"],
+    "wdt": ["omap_wdt"],
+    "i2c": ["i2c-dev"],
+    "mmc": ["sdhci-omap"],
+    "fs": ["ext4", "vfat", "nls_cp437", "nls_iso8859_1"],
+    "dmatest": ["dmatest"],
+}
+
+
+def load_modules(vm, *features):
+    if vm.kernel != "debian":
+        return
+    for feature in features:
+        for module in DEBIAN_MODULES[feature]:
+            status, out = vm.shell("modprobe %s" % module)
+            if status != 0:
+                raise g.GuestError("modprobe %s: %s" % (module, out))
