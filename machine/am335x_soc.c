@@ -54,6 +54,10 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_I2C2]       = 0x4819c000,
     [AM335X_DEV_RTC]        = 0x44e3e000,
     [AM335X_DEV_WDT1]       = 0x44e35000,
+    [AM335X_DEV_EDMA_TPCC]  = 0x49000000,
+    [AM335X_DEV_EDMA_TPTC0] = 0x49800000,
+    [AM335X_DEV_EDMA_TPTC1] = 0x49900000,
+    [AM335X_DEV_EDMA_TPTC2] = 0x49a00000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -66,6 +70,14 @@ static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 #define AM335X_IRQ_RTC_TIMER    75
 #define AM335X_IRQ_RTC_ALARM    76
 #define AM335X_IRQ_WDT1         91
+/* EDMACOMPINT, EDMAMPERR, EDMAERRINT, in the TPCC's sysbus IRQ order */
+static const int am335x_edma_tpcc_irq[AM335X_EDMA_TPCC_NUM_IRQS] = {
+    12, 13, 14
+};
+/* TPTC0-2 ERRINT */
+static const int am335x_edma_tptc_irq[AM335X_NUM_EDMA_TPTC] = {
+    112, 113, 114
+};
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -79,6 +91,12 @@ hwaddr am335x_soc_base(int dev)
 qemu_irq am335x_soc_irq(AM335xSoCState *s, int line)
 {
     return qdev_get_gpio_in(DEVICE(&s->intc), line);
+}
+
+qemu_irq am335x_soc_dma_event(AM335xSoCState *s, int event)
+{
+    return qdev_get_gpio_in_named(DEVICE(&s->edma_tpcc),
+                                  AM335X_EDMA_TPCC_EVENT, event);
 }
 
 /*
@@ -103,6 +121,8 @@ static const struct {
     { "l3s-cfg",        0x44800000, 4 * MiB },
     { "mcasp0-data",    0x46000000, 4 * MiB },
     { "mcasp1-data",    0x46400000, 4 * MiB },
+    /* The TRM's 1 MiB EDMA3CC window beyond the DT's 64 KiB */
+    { "edma-tpcc-rsvd", 0x49010000, 960 * KiB },
     { "l4-fast-cfg",    0x4a000000, 4 * KiB },
 };
 
@@ -152,6 +172,12 @@ static void am335x_soc_init(Object *obj)
     }
     object_initialize_child(obj, "rtc", &s->rtc, TYPE_AM335X_RTC);
     object_initialize_child(obj, "wdt", &s->wdt, TYPE_AM335X_WDT);
+    object_initialize_child(obj, "edma-tpcc", &s->edma_tpcc,
+                            TYPE_AM335X_EDMA_TPCC);
+    for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
+        object_initialize_child(obj, "edma-tptc[*]", &s->edma_tptc[i],
+                                TYPE_AM335X_EDMA_TPTC);
+    }
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
                                 TYPE_AM335X_SYSC);
@@ -167,6 +193,37 @@ static void am335x_soc_map_unimplemented(const char *name, hwaddr base,
     qdev_prop_set_uint64(dev, "size", size);
     sysbus_realize_and_unref(SYS_BUS_DEVICE(dev), &error_fatal);
     sysbus_mmio_map_overlap(SYS_BUS_DEVICE(dev), 0, base, priority);
+}
+
+/*
+ * The EDMA3: transfer controllers that move data on the L3 (the system
+ * address space), and the channel controller that feeds queue n to TC n.
+ */
+static bool am335x_soc_realize_edma(AM335xSoCState *s, Error **errp)
+{
+    SysBusDevice *cc = SYS_BUS_DEVICE(&s->edma_tpcc);
+
+    for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
+        SysBusDevice *tc = SYS_BUS_DEVICE(&s->edma_tptc[i]);
+        g_autofree char *link = g_strdup_printf("tptc%d", i);
+
+        object_property_set_link(OBJECT(tc), "dma-mr",
+                                 OBJECT(get_system_memory()), &error_abort);
+        if (!sysbus_realize(tc, errp)) {
+            return false;
+        }
+        sysbus_mmio_map(tc, 0, am335x_memmap[AM335X_DEV_EDMA_TPTC0 + i]);
+        sysbus_connect_irq(tc, 0, am335x_soc_irq(s, am335x_edma_tptc_irq[i]));
+        object_property_set_link(OBJECT(cc), link, OBJECT(tc), &error_abort);
+    }
+    if (!sysbus_realize(cc, errp)) {
+        return false;
+    }
+    sysbus_mmio_map(cc, 0, am335x_memmap[AM335X_DEV_EDMA_TPCC]);
+    for (int i = 0; i < AM335X_EDMA_TPCC_NUM_IRQS; i++) {
+        sysbus_connect_irq(cc, i, am335x_soc_irq(s, am335x_edma_tpcc_irq[i]));
+    }
+    return true;
 }
 
 static void am335x_soc_realize(DeviceState *dev, Error **errp)
@@ -315,6 +372,10 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
                                 qdev_get_gpio_in_named(DEVICE(&s->prcm),
                                                        AM335X_PRCM_WDT_RESET,
                                                        0));
+
+    if (!am335x_soc_realize_edma(s, errp)) {
+        return;
+    }
 
     /* The OCP wrappers of the target modules not modelled in full yet */
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {

@@ -4,8 +4,8 @@
  * Every target module that the stock am335x-boneblack and am335x-evm device
  * trees enable (the two trees enable the same set; some with their child
  * device disabled, which ti-sysc probes all the same), less the blocks that
- * have their own models: UART0-5, DMTIMER0-7, INTC, PRCM and the control
- * module.
+ * have their own models: UART0-5, DMTIMER0-7, INTC, PRCM, the control
+ * module and the EDMA (TPCC, TPTC0-2).
  *
  * Layout: REV/SYSCONFIG/SYSSTATUS offsets and the wrapper type come from the
  * target-module nodes (reg, reg-names, compatible).  sysc_mask is the node's
@@ -205,33 +205,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .rev_offset = 0x2fc, .revision = 0x31010000,
         .sysc_offset = 0x110, .sysc_type = OMAP2, .sysc_mask = 0x31f,
         .syss_offset = 0x114,
-    }, {
-        /* ti-sysc "tpcc": 0x40014c00 (EDMA3CC PID). */
-        .name = "tpcc", .base = 0x49000000, .size = 1 * MiB,
-        .rev_offset = 0x0, .revision = 0x40014c00,
-        .sysc_offset = NONE, .sysc_type = OMAP4, .sysc_mask = 0,
-        .syss_offset = NONE,
-    }, {
-        /*
-         * ti-sysc "tptc" (SYSCONFIG at 0x10): 0x40006c00 under mask
-         * 0xffffefff (EDMA3TC PID).  SOFTRESET self-clears.
-         */
-        .name = "tptc0", .base = 0x49800000, .size = 1 * MiB,
-        .rev_offset = 0x0, .revision = 0x40006c00,
-        .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x3d,
-        .syss_offset = NONE,
-    }, {
-        /* As tptc0. */
-        .name = "tptc1", .base = 0x49900000, .size = 1 * MiB,
-        .rev_offset = 0x0, .revision = 0x40006c00,
-        .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x3d,
-        .syss_offset = NONE,
-    }, {
-        /* As tptc0. */
-        .name = "tptc2", .base = 0x49a00000, .size = 1 * MiB,
-        .rev_offset = 0x0, .revision = 0x40006c00,
-        .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x3d,
-        .syss_offset = NONE,
     }, {
         /* ti-sysc "emif": 0x40441403 under mask 0xffff0fff (EMIF4D). */
         .name = "emif", .base = 0x4c000000, .size = 16 * MiB,

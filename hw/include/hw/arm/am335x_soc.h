@@ -9,6 +9,8 @@
 #include "hw/sysbus.h"
 #include "target/arm/cpu.h"
 #include "hw/char/am335x_uart.h"
+#include "hw/dma/am335x_edma_tpcc.h"
+#include "hw/dma/am335x_edma_tptc.h"
 #include "hw/intc/am335x_intc.h"
 #include "hw/gpio/am335x_gpio.h"
 #include "hw/i2c/am335x_i2c.h"
@@ -27,6 +29,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 #define AM335X_NUM_TIMERS 8
 #define AM335X_NUM_GPIOS 4
 #define AM335X_NUM_I2C 3
+#define AM335X_NUM_EDMA_TPTC 3
 
 /* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
 enum {
@@ -60,6 +63,10 @@ enum {
     AM335X_DEV_I2C2,
     AM335X_DEV_RTC,
     AM335X_DEV_WDT1,
+    AM335X_DEV_EDMA_TPCC,
+    AM335X_DEV_EDMA_TPTC0,
+    AM335X_DEV_EDMA_TPTC1,
+    AM335X_DEV_EDMA_TPTC2,
     AM335X_DEV_DDR,
 };
 
@@ -76,6 +83,8 @@ struct AM335xSoCState {
     AM335xI2CState i2c[AM335X_NUM_I2C];
     AM335xRtcState rtc;
     AM335xWdtState wdt;
+    AM335xEdmaTpccState edma_tpcc;
+    AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;
@@ -86,6 +95,12 @@ struct AM335xSoCState {
 
 /* INTC input of a block's interrupt (TRM table 6-1). */
 qemu_irq am335x_soc_irq(AM335xSoCState *s, int line);
+
+/*
+ * The EDMA request input of DMA event @event (AM335x TRM table 11-23),
+ * for a peripheral's DMA request line: a rising edge is an event.
+ */
+qemu_irq am335x_soc_dma_event(AM335xSoCState *s, int event);
 
 /* Physical base of a block in the memory map above. */
 hwaddr am335x_soc_base(int dev);
