@@ -54,6 +54,9 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_I2C2]       = 0x4819c000,
     [AM335X_DEV_RTC]        = 0x44e3e000,
     [AM335X_DEV_WDT1]       = 0x44e35000,
+    [AM335X_DEV_MMC0]       = 0x48060000,
+    [AM335X_DEV_MMC1]       = 0x481d8000,
+    [AM335X_DEV_MMC2]       = 0x47810000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -66,6 +69,7 @@ static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 #define AM335X_IRQ_RTC_TIMER    75
 #define AM335X_IRQ_RTC_ALARM    76
 #define AM335X_IRQ_WDT1         91
+static const int am335x_mmc_irq[AM335X_NUM_MMC] = { 64, 28, 29 };
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -79,6 +83,11 @@ hwaddr am335x_soc_base(int dev)
 qemu_irq am335x_soc_irq(AM335xSoCState *s, int line)
 {
     return qdev_get_gpio_in(DEVICE(&s->intc), line);
+}
+
+BusState *am335x_soc_sd_bus(AM335xSoCState *s, int n)
+{
+    return qdev_get_child_bus(DEVICE(&s->mmc[n].sdhci), "sd-bus");
 }
 
 /*
@@ -152,6 +161,9 @@ static void am335x_soc_init(Object *obj)
     }
     object_initialize_child(obj, "rtc", &s->rtc, TYPE_AM335X_RTC);
     object_initialize_child(obj, "wdt", &s->wdt, TYPE_AM335X_WDT);
+    for (int i = 0; i < AM335X_NUM_MMC; i++) {
+        object_initialize_child(obj, "mmc[*]", &s->mmc[i], TYPE_AM335X_HSMMC);
+    }
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
                                 TYPE_AM335X_SYSC);
@@ -315,6 +327,24 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
                                 qdev_get_gpio_in_named(DEVICE(&s->prcm),
                                                        AM335X_PRCM_WDT_RESET,
                                                        0));
+
+    /*
+     * MMCHS0-2.  Their EDMA requests (TRM chapter 11, EDMA events: MMCHS0
+     * TX/RX on events 24/25, MMCHS1 on 2/3; MMCHS2's go through the event
+     * crossbar) are wired when the EDMA model is, as
+     *   qdev_connect_gpio_out_named(DEVICE(&s->mmc[0]), AM335X_HSMMC_DMA_TX,
+     *                               0, am335x_soc_dma_event(s, 24));
+     * Card-detect and write-protect are the boards' to wire.
+     */
+    for (int i = 0; i < AM335X_NUM_MMC; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->mmc[i]);
+
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_MMC0 + i]);
+        sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_mmc_irq[i]));
+    }
 
     /* The OCP wrappers of the target modules not modelled in full yet */
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {

@@ -13,6 +13,7 @@
 #include "hw/gpio/am335x_gpio.h"
 #include "hw/i2c/am335x_i2c.h"
 #include "hw/rtc/am335x_rtc.h"
+#include "hw/sd/am335x_hsmmc.h"
 #include "hw/watchdog/am335x_wdt.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
@@ -27,6 +28,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 #define AM335X_NUM_TIMERS 8
 #define AM335X_NUM_GPIOS 4
 #define AM335X_NUM_I2C 3
+#define AM335X_NUM_MMC 3
 
 /* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
 enum {
@@ -60,6 +62,9 @@ enum {
     AM335X_DEV_I2C2,
     AM335X_DEV_RTC,
     AM335X_DEV_WDT1,
+    AM335X_DEV_MMC0,
+    AM335X_DEV_MMC1,
+    AM335X_DEV_MMC2,
     AM335X_DEV_DDR,
 };
 
@@ -76,6 +81,7 @@ struct AM335xSoCState {
     AM335xI2CState i2c[AM335X_NUM_I2C];
     AM335xRtcState rtc;
     AM335xWdtState wdt;
+    AM335xHsmmcState mmc[AM335X_NUM_MMC];
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;
@@ -89,5 +95,8 @@ qemu_irq am335x_soc_irq(AM335xSoCState *s, int line);
 
 /* Physical base of a block in the memory map above. */
 hwaddr am335x_soc_base(int dev);
+
+/* The SD bus of MMCHS@n, where a board plugs its SD card or eMMC. */
+BusState *am335x_soc_sd_bus(AM335xSoCState *s, int n);
 
 #endif
