@@ -16,6 +16,9 @@
  * - SD_SYSCTL.SRA/SRC/SRD read 1 while the reset runs and 0 when it is
  *   over (Linux's sdhci-omap waits for both edges, SDHCI_OMAP_SPECIAL_RESET).
  * - SD_HCTL.SDBP stays set with no card: see am335x_hsmmc_write_hctl().
+ * - SD_RSP10-76 hold an R2 response whole, R[127:0] with its CRC7 (Linux:
+ *   SDHCI_QUIRK2_RSP_136_HAS_CRC), where SDHCI drops the CRC byte and
+ *   shifts the rest down.
  * - DMA: this instance has no bus-master port (SD_HL_HWINFO.MADMA_EN = 0):
  *   with SD_CMD.DE set it requests the EDMA, one request per block, on the
  *   "dma-tx" and "dma-rx" lines, and the EDMA moves the block through
@@ -110,6 +113,9 @@ REG32(BLK, 0x204)
 REG32(CMD, 0x20c)
     FIELD(CMD, DE, 0, 1)
     FIELD(CMD, DDIR, 4, 1)
+    FIELD(CMD, RSP_TYPE, 16, 2)
+REG32(RSP10, 0x210)
+REG32(RSP76, 0x21c)
 REG32(DATA, 0x220)
 REG32(PSTATE, 0x224)
     FIELD(PSTATE, DATI, 1, 1)
@@ -158,6 +164,9 @@ REG32(REV, 0x2fc)
 #define CAPA_VS_MASK            (R_CAPA_VS33_MASK | R_CAPA_VS30_MASK | \
                                  R_CAPA_VS18_MASK)
 #define CUR_CAPA_WRITABLE       0x00ffffff
+
+/* SD_CMD.RSP_TYPE of R2, the 136-bit response */
+#define RSP_TYPE_136            1
 
 /* SD_REV: VREV 0x31, SREV 1 (SD host specification 2.0); SIS below */
 #define AM335X_HSMMC_REV        0x31010000
@@ -497,6 +506,45 @@ static uint32_t am335x_hsmmc_data_access(AM335xHsmmcState *s, hwaddr offset,
     return ret;
 }
 
+/* The SD CRC7 (x^7 + x^3 + 1), as the card sends it */
+static uint8_t am335x_hsmmc_crc7(const uint8_t *buf, size_t len)
+{
+    uint8_t crc = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        for (int bit = 7; bit >= 0; bit--) {
+            bool in = ((buf[i] >> bit) ^ (crc >> 6)) & 1;
+
+            crc = (crc << 1) & 0x7f;
+            if (in) {
+                crc ^= 0x09;
+            }
+        }
+    }
+    return crc;
+}
+
+/*
+ * SD_RSP10-76 after an R2: R[127:0], where the core holds R[127:8] in its
+ * response registers' low 120 bits.
+ */
+static uint32_t am335x_hsmmc_rsp136(AM335xHsmmcState *s, int n)
+{
+    const uint32_t *r = s->sdhci.rspreg;
+    uint8_t bytes[15];
+
+    if (n > 0) {
+        return r[n] << 8 | r[n - 1] >> 24;
+    }
+    for (int i = 0; i < 15; i++) {
+        /* R[127:120] first, which is byte 2 of the core's RSP76 */
+        int bit = (14 - i) * 8;
+
+        bytes[i] = r[bit / 32] >> (bit % 32);
+    }
+    return r[0] << 8 | am335x_hsmmc_crc7(bytes, sizeof(bytes)) << 1 | 1;
+}
+
 static uint64_t am335x_hsmmc_host_read(AM335xHsmmcState *s, hwaddr offset,
                                        unsigned size)
 {
@@ -510,6 +558,13 @@ static uint64_t am335x_hsmmc_host_read(AM335xHsmmcState *s, hwaddr offset,
     case A_CMD:
         word = am335x_hsmmc_core_read(s, reg, 4);
         word = FIELD_DP32(word, CMD, DE, s->dma_enable);
+        break;
+    case A_RSP10 ... A_RSP76:
+        word = am335x_hsmmc_core_read(s, reg, 4);
+        if (extract32(s->sdhci.cmdreg, R_CMD_RSP_TYPE_SHIFT - 16,
+                      R_CMD_RSP_TYPE_LENGTH) == RSP_TYPE_136) {
+            word = am335x_hsmmc_rsp136(s, (reg - A_RSP10) / 4);
+        }
         break;
     case A_DATA:
         return am335x_hsmmc_data_access(s, offset, 0, size, false);

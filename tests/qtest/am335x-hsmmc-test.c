@@ -159,6 +159,34 @@ static uint32_t cmd(QTestState *qts, int index, uint32_t arg, uint32_t flags)
     return stat;
 }
 
+/* The SD CRC7 */
+static uint8_t crc7(const uint8_t *buf, size_t len)
+{
+    uint8_t crc = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        for (int bit = 7; bit >= 0; bit--) {
+            bool in = ((buf[i] >> bit) ^ (crc >> 6)) & 1;
+
+            crc = ((crc << 1) & 0x7f) ^ (in ? 0x09 : 0);
+        }
+    }
+    return crc;
+}
+
+/* SD_RSP76..10 after CMD2 hold the whole CID, R[127:0]. */
+static void check_cid(QTestState *qts)
+{
+    uint8_t cid[16];
+
+    for (int i = 0; i < 4; i++) {
+        stl_be_p(&cid[i * 4], rd(qts, RSP76 - i * 4));
+    }
+    g_assert_cmphex(cid[0], ==, 0xaa);
+    g_assert_cmpmem(&cid[3], 5, "QEMU!", 5);
+    g_assert_cmphex(cid[15], ==, crc7(cid, 15) << 1 | 1);
+}
+
 /* Powers the bus at 3.3 V, starts the clock and enables the events. */
 static void power_up(QTestState *qts)
 {
@@ -200,9 +228,12 @@ static uint16_t card_init(QTestState *qts)
     g_assert_cmpint(tries, <, 10);
     g_assert_cmphex(rd(qts, RSP10) & 0x00ff8000, ==, 0x00ff8000);
 
-    /* CMD2: the CID; its first byte, the manufacturer, is QEMU's 0xaa */
+    /*
+     * CMD2: the CID, R[127:0] with its CRC.  The first byte, the
+     * manufacturer, is QEMU's 0xaa; the product name is "QEMU!".
+     */
     g_assert_cmphex(cmd(qts, 2, 0, CMD_RSP_136), ==, STAT_CC);
-    g_assert_cmphex(rd(qts, RSP76) >> 16, ==, 0xaa);
+    check_cid(qts);
 
     /* CMD3: R6, the RCA the card chose */
     g_assert_cmphex(cmd(qts, 3, 0, CMD_RSP_48), ==, STAT_CC);
@@ -374,6 +405,7 @@ static void test_card_init(void)
     g_assert_cmphex(cmd(qts, 41, 0x40ff8000, CMD_RSP_48), ==, STAT_CC);
     g_assert_cmphex(rd(qts, RSP10) & OCR_BUSY, ==, OCR_BUSY);
     g_assert_cmphex(cmd(qts, 2, 0, CMD_RSP_136), ==, STAT_CC);
+    check_cid(qts);
 
     /* sdhci_omap_init_74_clocks() */
     wr(qts, CON, rd(qts, CON) | CON_INIT);
