@@ -19,10 +19,10 @@
  * - SD_RSP10-76 hold an R2 response whole, R[127:0] with its CRC7 (Linux:
  *   SDHCI_QUIRK2_RSP_136_HAS_CRC), where SDHCI drops the CRC byte and
  *   shifts the rest down.
- * - DMA: this instance has no bus-master port (SD_HL_HWINFO.MADMA_EN = 0):
- *   with SD_CMD.DE set it requests the EDMA, one request per block, on the
- *   "dma-tx" and "dma-rx" lines, and the EDMA moves the block through
- *   SD_DATA.  The core never sees DE, so it never masters memory itself;
+ * - DMA: this instance has no bus-master port (SD_HL_HWINFO.MADMA_EN = 0;
+ *   the TRM makes SD_CON.DMA_MnS depend on it): with SD_CMD.DE set it
+ *   requests the EDMA, one request per block, on the "dma-tx" and "dma-rx"
+ *   lines, and the EDMA moves the block through SD_DATA.  The core never sees DE, so it never masters memory itself;
  *   it runs the transfer as PIO, and the data port works for the CPU too.
  *   A request goes up when a whole block can be read (BRR) or written
  *   (BWR).  With SD_CON.SDMA_LnE = 0 (edge, the reset value) it drops at
@@ -159,8 +159,7 @@ REG32(REV, 0x2fc)
 /* SD_CON modes this model does not have */
 #define CON_UNIMP               (R_CON_HR_MASK | R_CON_STR_MASK | \
                                  R_CON_MODE_MASK | R_CON_CEATA_MASK | \
-                                 R_CON_BOOT_ACK_MASK | R_CON_BOOT_CF0_MASK | \
-                                 R_CON_DMA_MNS_MASK)
+                                 R_CON_BOOT_ACK_MASK | R_CON_BOOT_CF0_MASK)
 #define CAPA_VS_MASK            (R_CAPA_VS33_MASK | R_CAPA_VS30_MASK | \
                                  R_CAPA_VS18_MASK)
 #define CUR_CAPA_WRITABLE       0x00ffffff
@@ -175,11 +174,10 @@ REG32(REV, 0x2fc)
  * SD_CAPA at power-on: timeout clock in MHz (TCU; its frequency field
  * is 0, Linux then times with the SD clock), 1024-byte blocks, high speed,
  * DMA, suspend/resume; no ADMA2.  The VS bits are software's to set to the
- * supplies the board gives the pads, which on AM335x are 3.3 V or 1.8 V
- * (VDDSHVx).  Linux 6.1's sdhci-omap writes them only when the DT gives a
- * pbias or vqmmc regulator, which neither the BBB's nor the EVM's does,
- * and refuses to power the bus without VS30 or VS33; so they reset to
- * 3.3 V and 1.8 V.  Property "capa" changes it.
+ * supplies the board gives the pads (U-Boot sets VS33 and VS18; Linux's
+ * sdhci-omap whatever its pbias and vqmmc regulators allow, all three
+ * with the dummy regulators of these boards).  They reset to what the
+ * AM335x's VDDSHVx pads take: 3.3 V and 1.8 V.  Property "capa".
  */
 #define AM335X_HSMMC_CAPA_RESET 0x05e10080
 
@@ -442,6 +440,16 @@ static void am335x_hsmmc_write_cmd(AM335xHsmmcState *s, hwaddr offset,
         /* The transfer mode half is ignored while DAT is busy. */
         if (!(s->sdhci.prnsts & R_PSTATE_DATI_MASK)) {
             s->dma_enable = value & R_CMD_DE_MASK;
+        }
+        if ((value & R_CMD_DE_MASK) && FIELD_EX32(s->con, CON, DMA_MNS)) {
+            /*
+             * What Linux asks for when it finds no EDMA channel: the
+             * transfer then waits for an EDMA that never comes.
+             */
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: %s: SD_CMD.DE with "
+                          "SD_CON.DMA_MnS: there is no bus-master DMA "
+                          "(SD_HL_HWINFO.MADMA_EN = 0), the transfer waits "
+                          "for the EDMA\n", __func__, am335x_hsmmc_id(s));
         }
         value &= ~R_CMD_DE_MASK;
     }

@@ -607,6 +607,88 @@ static void test_card_detect(void)
     qtest_quit(qts);
 }
 
+/* Polls query-migrate until the migration is over; returns its status. */
+static char *migration_status(QTestState *qts)
+{
+    for (int i = 0; i < 1000; i++) {
+        QDict *resp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
+        QDict *ret = qdict_get_qdict(resp, "return");
+        const char *status = ret ? qdict_get_try_str(ret, "status") : NULL;
+        char *result = NULL;
+
+        if (status && strcmp(status, "active") && strcmp(status, "setup")) {
+            result = g_strdup(status);
+        }
+        qobject_unref(resp);
+        if (result) {
+            return result;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * Migrated in the middle of a DMA read of two blocks, the controller goes
+ * on where it was: the rest of the first block, then a request for the
+ * second.  The source is gone before the destination opens the image.
+ */
+static void test_migration(void)
+{
+    g_autofree char *file = NULL;
+    g_autofree char *uri = NULL;
+    g_autofree char *status = NULL;
+    const uint32_t addr = 0x600;
+    QTestState *src, *dst;
+    int fd = g_file_open_tmp("am335x-hsmmc-mig-XXXXXX", &file, NULL);
+
+    g_assert(fd >= 0);
+    close(fd);
+    uri = g_strdup_printf("file:%s", file);
+
+    src = start();
+    qtest_irq_intercept_out_named(src, MMC0_PATH, "dma-rx");
+    card_init(src);
+    wr(src, CON, CON_SDMA_LNE);
+    wr(src, BLK, (2 << 16) | BLOCK);
+    cmd(src, 18, addr, CMD_DP | CMD_RSP_48 | CMD_DDIR_READ | CMD_DE |
+        CMD_MSBS | CMD_BCE | CMD_ACEN);
+    for (int w = 0; w < 10; w++) {
+        g_assert_cmphex(rd(src, DATA), ==, pattern_word(addr + w * 4));
+    }
+    g_assert_true(qtest_get_irq(src, 0));
+    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
+                             "{'uri': %s}}", uri);
+    status = migration_status(src);
+    g_assert_cmpstr(status, ==, "completed");
+    qtest_quit(src);
+
+    dst = qtest_initf("-M beaglebone-black "
+                      "-drive if=sd,index=0,id=sd0,format=raw,file=%s "
+                      "-incoming %s", image_path, uri);
+    g_free(status);
+    status = migration_status(dst);
+    g_assert_cmpstr(status, ==, "completed");
+    qtest_irq_intercept_out_named(dst, MMC0_PATH, "dma-rx");
+
+    g_assert_cmphex(rd(dst, CON), ==, CON_SDMA_LNE);
+    g_assert_cmphex(rd(dst, CMD) & CMD_DE, ==, CMD_DE);
+    g_assert_cmphex(rd(dst, HCTL) & HCTL_SDBP, ==, HCTL_SDBP);
+    g_assert_cmphex(rd(dst, PSTATE) & PSTATE_BRE, ==, PSTATE_BRE);
+    for (int w = 10; w < 2 * BLOCK / 4; w++) {
+        g_assert_cmphex(rd(dst, DATA), ==, pattern_word(addr + w * 4));
+        if (w == BLOCK / 4 - 1) {
+            /* The second block: a new request */
+            g_assert_true(qtest_get_irq(dst, 0));
+        }
+    }
+    g_assert_false(qtest_get_irq(dst, 0));
+    g_assert_cmphex(rd(dst, STAT) & STAT_TC, ==, STAT_TC);
+
+    qtest_quit(dst);
+    unlink(file);
+}
+
 /* The BBB's eMMC on MMCHS1 answers MMC's CMD1 with its OCR. */
 static void test_emmc(void)
 {
@@ -705,6 +787,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/hsmmc/dma-read-level", test_dma_read_level);
     qtest_add_func("am335x/hsmmc/dma-write", test_dma_write);
     qtest_add_func("am335x/hsmmc/card-detect", test_card_detect);
+    qtest_add_func("am335x/hsmmc/migration", test_migration);
     qtest_add_func("am335x/hsmmc/emmc", test_emmc);
     qtest_add_func("am335x/hsmmc/bad-access", test_bad_access);
 

@@ -18,9 +18,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xHsmmcState, AM335X_HSMMC)
 
 /*
  * Named GPIO outputs, one line each:
- * - "dma-tx", "dma-rx": the EDMA event requests (TRM 18.3.1.4): a rising
- *   edge for every block the buffer can take (write) or holds (read) while
- *   SD_CMD.DE is set.
+ * - "dma-tx", "dma-rx": the EDMA event requests, a rising edge for every
+ *   block the buffer can take (write) or holds (read) while SD_CMD.DE is
+ *   set.
  * - "card-detect": the slot's card-detect switch, low while a card is in
  *   the slot (the boards' DTs: cd-gpios = <&gpio0 6 GPIO_ACTIVE_LOW>).
  * - "write-protect": high while the card is write-protected.
