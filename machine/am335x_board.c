@@ -9,6 +9,11 @@
 #include "qemu/units.h"
 #include "qapi/error.h"
 #include "hw/arm/boot.h"
+#include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "hw/sd/sd.h"
+#include "system/blockdev.h"
+#include "system/block-backend.h"
 #include "exec/address-spaces.h"
 #include "am335x_board.h"
 
@@ -60,6 +65,51 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
     am335x_binfo.ram_size = machine->ram_size;
     arm_load_kernel(&soc->cpu, machine, &am335x_binfo);
     return soc;
+}
+
+void am335x_board_sd_slot(AM335xSoCState *soc, int mmc, int index,
+                          int cd_gpio, int cd_pin)
+{
+    DriveInfo *di = drive_get(IF_SD, 0, index);
+    DeviceState *card = qdev_new(TYPE_SD_CARD);
+
+    /*
+     * Without a drive the slot stays empty for good; -drive if=sd,index=N
+     * without file= gives an empty slot that blockdev-change-medium fills.
+     */
+    qdev_prop_set_drive_err(card, "drive", di ? blk_by_legacy_dinfo(di) : NULL,
+                            &error_fatal);
+    qdev_realize_and_unref(card, am335x_soc_sd_bus(soc, mmc), &error_fatal);
+    qdev_connect_gpio_out_named(DEVICE(&soc->mmc[mmc]),
+                                AM335X_HSMMC_CARD_DETECT, 0,
+                                qdev_get_gpio_in(DEVICE(&soc->gpio[cd_gpio]),
+                                                 cd_pin));
+}
+
+void am335x_board_emmc(AM335xSoCState *soc, int mmc, int index,
+                       uint64_t boot_size)
+{
+    DriveInfo *di = drive_get(IF_SD, 0, index);
+    BlockBackend *blk;
+    DeviceState *card;
+    int64_t len;
+
+    if (!di) {
+        return;
+    }
+    blk = blk_by_legacy_dinfo(di);
+    len = blk_getlength(blk);
+    /* The card's user area is what follows the boot partitions. */
+    if (len <= (int64_t)(2 * boot_size)) {
+        error_report("-drive if=sd,index=%d: the eMMC image must be larger "
+                     "than its two %" PRIu64 " KiB boot partitions",
+                     index, boot_size / KiB);
+        exit(1);
+    }
+    card = qdev_new(TYPE_EMMC);
+    qdev_prop_set_drive_err(card, "drive", blk, &error_fatal);
+    qdev_prop_set_uint64(card, "boot-partition-size", boot_size);
+    qdev_realize_and_unref(card, am335x_soc_sd_bus(soc, mmc), &error_fatal);
 }
 
 void am335x_board_class_init(MachineClass *mc)

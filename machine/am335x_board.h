@@ -27,6 +27,22 @@ typedef struct AM335xBoardConfig {
 AM335xSoCState *am335x_board_init(MachineState *machine,
                                   const AM335xBoardConfig *cfg);
 
+/*
+ * An SD card slot on MMCHS@mmc holding -drive if=sd,index=@index (an empty
+ * slot without one), its card-detect switch on pin @cd_pin of GPIO
+ * module @cd_gpio.
+ */
+void am335x_board_sd_slot(AM335xSoCState *soc, int mmc, int index,
+                          int cd_gpio, int cd_pin);
+
+/*
+ * An eMMC on MMCHS@mmc from -drive if=sd,index=@index, whose image holds
+ * the two boot partitions of @boot_size bytes each, then the user area;
+ * nothing without the drive.
+ */
+void am335x_board_emmc(AM335xSoCState *soc, int mmc, int index,
+                       uint64_t boot_size);
+
 /* Machine-class defaults common to both boards. */
 void am335x_board_class_init(MachineClass *mc);
 

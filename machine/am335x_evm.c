@@ -37,6 +37,9 @@ static void am335x_evm_init(MachineState *machine)
     /* Board ID EEPROM: a GP EVM 1.1A, which has DDR2 (see ddr_mhz) */
     am335x_board_eeprom_create(i2c0, AM335X_BOARD_EEPROM_ADDR, "A33515BB",
                                "1.1A", "0000EVM00000", &error_fatal);
+
+    /* SD slot on MMC0, its detect switch on GPIO0_6 (low: card in) */
+    am335x_board_sd_slot(soc, 0, 0, 0, 6);
 }
 
 static void am335x_evm_machine_init(MachineClass *mc)

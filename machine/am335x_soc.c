@@ -58,6 +58,9 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_EDMA_TPTC0] = 0x49800000,
     [AM335X_DEV_EDMA_TPTC1] = 0x49900000,
     [AM335X_DEV_EDMA_TPTC2] = 0x49a00000,
+    [AM335X_DEV_MMC0]       = 0x48060000,
+    [AM335X_DEV_MMC1]       = 0x481d8000,
+    [AM335X_DEV_MMC2]       = 0x47810000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -78,6 +81,11 @@ static const int am335x_edma_tpcc_irq[AM335X_EDMA_TPCC_NUM_IRQS] = {
 static const int am335x_edma_tptc_irq[AM335X_NUM_EDMA_TPTC] = {
     112, 113, 114
 };
+static const int am335x_mmc_irq[AM335X_NUM_MMC] = { 64, 28, 29 };
+/* EDMA events of MMCHS0-2 TX and RX; -1: through the crossbar */
+static const int am335x_mmc_dma_event[AM335X_NUM_MMC][2] = {
+    { 24, 25 }, { 2, 3 }, { -1, -1 }
+};
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -97,6 +105,11 @@ qemu_irq am335x_soc_dma_event(AM335xSoCState *s, int event)
 {
     return qdev_get_gpio_in_named(DEVICE(&s->edma_tpcc),
                                   AM335X_EDMA_TPCC_EVENT, event);
+}
+
+BusState *am335x_soc_sd_bus(AM335xSoCState *s, int n)
+{
+    return qdev_get_child_bus(DEVICE(&s->mmc[n].sdhci), "sd-bus");
 }
 
 /*
@@ -177,6 +190,8 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
         object_initialize_child(obj, "edma-tptc[*]", &s->edma_tptc[i],
                                 TYPE_AM335X_EDMA_TPTC);
+    for (int i = 0; i < AM335X_NUM_MMC; i++) {
+        object_initialize_child(obj, "mmc[*]", &s->mmc[i], TYPE_AM335X_HSMMC);
     }
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
@@ -375,6 +390,27 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
 
     if (!am335x_soc_realize_edma(s, errp)) {
         return;
+    }
+
+    /*
+     * MMCHS0-2, with their DMA requests on the EDMA events of TRM table
+     * 11-23.  MMCHS2's go through the event crossbar, not modelled yet.
+     * Card-detect and write-protect are the boards' to wire.
+     */
+    for (int i = 0; i < AM335X_NUM_MMC; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->mmc[i]);
+
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_MMC0 + i]);
+        sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_mmc_irq[i]));
+        if (am335x_mmc_dma_event[i][0] >= 0) {
+            qdev_connect_gpio_out_named(DEVICE(sbd), AM335X_HSMMC_DMA_TX, 0,
+                am335x_soc_dma_event(s, am335x_mmc_dma_event[i][0]));
+            qdev_connect_gpio_out_named(DEVICE(sbd), AM335X_HSMMC_DMA_RX, 0,
+                am335x_soc_dma_event(s, am335x_mmc_dma_event[i][1]));
+        }
     }
 
     /* The OCP wrappers of the target modules not modelled in full yet */

@@ -45,6 +45,15 @@ static void beaglebone_black_init(MachineState *machine)
     /* The board ID EEPROM that U-Boot and Linux read: a Rev C Black */
     am335x_board_eeprom_create(i2c0, AM335X_BOARD_EEPROM_ADDR, "A335BNLT",
                                "000C", "1813BBBK0000", &error_fatal);
+
+    /* microSD slot on MMC0, its detect switch on GPIO0_6 (low: card in) */
+    am335x_board_sd_slot(soc, 0, 0, 0, 6);
+    /*
+     * The 4 GB eMMC on MMC1, 8 bits wide.  The Rev C's (Kingston KE4CN2H5A
+     * or Micron MTFC4GLDEA in its BOM) shows Linux two 2 MiB boot
+     * partitions, mmcblk1boot0 and mmcblk1boot1.
+     */
+    am335x_board_emmc(soc, 1, 1, 2 * MiB);
 }
 
 static void beaglebone_black_machine_init(MachineClass *mc)

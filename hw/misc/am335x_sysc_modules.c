@@ -5,7 +5,7 @@
  * trees enable (the two trees enable the same set; some with their child
  * device disabled, which ti-sysc probes all the same), less the blocks that
  * have their own models: UART0-5, DMTIMER0-7, INTC, PRCM, the control
- * module and the EDMA (TPCC, TPTC0-2).
+ * module, the EDMA (TPCC, TPTC0-2) and MMCHS0-2.
  *
  * Layout: REV/SYSCONFIG/SYSSTATUS offsets and the wrapper type come from the
  * target-module nodes (reg, reg-names, compatible).  sysc_mask is the node's
@@ -75,15 +75,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x4, .sysc_type = SIMPLE, .sysc_mask = 0x3,
         .syss_offset = NONE,
     }, {
-        /*
-         * ti-sysc "sdio" (rev 0x2fc): 0x31010000, MMCHS_REV: vendor 0x31,
-         * SD host spec 2.0; sdhci reads its SDHCI_HOST_VERSION half.
-         */
-        .name = "mmc0", .base = 0x48060000, .size = 4 * KiB,
-        .rev_offset = 0x2fc, .revision = 0x31010000,
-        .sysc_offset = 0x110, .sysc_type = OMAP2, .sysc_mask = 0x31f,
-        .syss_offset = 0x114,
-    }, {
         /* ti-sysc "elm" (0x48080000): 0x00000020. */
         .name = "elm", .base = 0x48080000, .size = 64 * KiB,
         .rev_offset = 0x0, .revision = 0x00000020,
@@ -128,12 +119,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .rev_offset = 0x20, .revision = 0x4edb1902,
         .sysc_offset = NONE, .sysc_type = OMAP4, .sysc_mask = 0,
         .syss_offset = NONE,
-    }, {
-        /* As mmc0. */
-        .name = "mmc1", .base = 0x481d8000, .size = 4 * KiB,
-        .rev_offset = 0x2fc, .revision = 0x31010000,
-        .sysc_offset = 0x110, .sysc_type = OMAP2, .sysc_mask = 0x31f,
-        .syss_offset = 0x114,
     }, {
         /* ti-sysc "epwmss": 0x47400001 (PWMSS IDVER). */
         .name = "pwmss0", .base = 0x48300000, .size = 4 * KiB,
@@ -200,11 +185,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x3f,
         .syss_offset = NONE,
     }, {
-        /* As mmc0. */
-        .name = "mmc2", .base = 0x47810000, .size = 4 * KiB,
-        .rev_offset = 0x2fc, .revision = 0x31010000,
-        .sysc_offset = 0x110, .sysc_type = OMAP2, .sysc_mask = 0x31f,
-        .syss_offset = 0x114,
     }, {
         /* ti-sysc "emif": 0x40441403 under mask 0xffff0fff (EMIF4D). */
         .name = "emif", .base = 0x4c000000, .size = 16 * MiB,

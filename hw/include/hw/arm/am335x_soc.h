@@ -15,6 +15,7 @@
 #include "hw/gpio/am335x_gpio.h"
 #include "hw/i2c/am335x_i2c.h"
 #include "hw/rtc/am335x_rtc.h"
+#include "hw/sd/am335x_hsmmc.h"
 #include "hw/watchdog/am335x_wdt.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
@@ -30,6 +31,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 #define AM335X_NUM_GPIOS 4
 #define AM335X_NUM_I2C 3
 #define AM335X_NUM_EDMA_TPTC 3
+#define AM335X_NUM_MMC 3
 
 /* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
 enum {
@@ -67,6 +69,9 @@ enum {
     AM335X_DEV_EDMA_TPTC0,
     AM335X_DEV_EDMA_TPTC1,
     AM335X_DEV_EDMA_TPTC2,
+    AM335X_DEV_MMC0,
+    AM335X_DEV_MMC1,
+    AM335X_DEV_MMC2,
     AM335X_DEV_DDR,
 };
 
@@ -85,6 +90,7 @@ struct AM335xSoCState {
     AM335xWdtState wdt;
     AM335xEdmaTpccState edma_tpcc;
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
+    AM335xHsmmcState mmc[AM335X_NUM_MMC];
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;
@@ -104,5 +110,8 @@ qemu_irq am335x_soc_dma_event(AM335xSoCState *s, int event);
 
 /* Physical base of a block in the memory map above. */
 hwaddr am335x_soc_base(int dev);
+
+/* The SD bus of MMCHS@n, where a board plugs its SD card or eMMC. */
+BusState *am335x_soc_sd_bus(AM335xSoCState *s, int n);
 
 #endif
