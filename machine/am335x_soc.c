@@ -190,6 +190,7 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
         object_initialize_child(obj, "edma-tptc[*]", &s->edma_tptc[i],
                                 TYPE_AM335X_EDMA_TPTC);
+    }
     for (int i = 0; i < AM335X_NUM_MMC; i++) {
         object_initialize_child(obj, "mmc[*]", &s->mmc[i], TYPE_AM335X_HSMMC);
     }

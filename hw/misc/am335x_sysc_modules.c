@@ -185,7 +185,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x3f,
         .syss_offset = NONE,
     }, {
-    }, {
         /* ti-sysc "emif": 0x40441403 under mask 0xffff0fff (EMIF4D). */
         .name = "emif", .base = 0x4c000000, .size = 16 * MiB,
         .rev_offset = 0x0, .revision = 0x40441403,
