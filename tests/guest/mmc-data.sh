@@ -18,15 +18,15 @@ done
 
 mkfs_for() {
     case $1 in
-        ext4) mke2fs -q -F -t ext4 "$2" ;;
-        ext2) mke2fs -q -F -t ext2 "$2" ;;
-        vfat) mkfs.vfat "$2" >/dev/null ;;
+        ext4) /sbin/mke2fs -q -F -t ext4 "$2" ;;
+        ext2) /sbin/mke2fs -q -F -t ext2 "$2" ;;
+        vfat) /sbin/mkfs.fat "$2" >/dev/null ;;
     esac
 }
 fsck_for() {
     case $1 in
-        ext4|ext2) e2fsck -fn "$2" ;;
-        vfat) fsck.vfat -n "$2" ;;
+        ext4|ext2) /sbin/e2fsck -fn "$2" ;;
+        vfat) /sbin/fsck.fat -n "$2" ;;
     esac
 }
 

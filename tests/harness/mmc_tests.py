@@ -166,7 +166,7 @@ def check_hotplug(board, kernel, timeout):
             vm.qmp("blockdev-change-medium", device="sd0", filename=card.path,
                    format="raw")
             wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the card return")
-            status, out = vm.shell("mke2fs -q -F -t ext4 /dev/mmcblk0p1 && mount /dev/mmcblk0p1 /mnt"
+            status, out = vm.shell("/sbin/mke2fs -q -F -t ext4 /dev/mmcblk0p1 && mount /dev/mmcblk0p1 /mnt"
                                    " && echo ok >/mnt/f && umount /mnt && cat /sys/block/mmcblk0/ro")
             if status != 0 or out.split()[-1] != "0":
                 raise g.GuestError("writable card after re-insertion: %r" % out)

@@ -18,7 +18,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from suite import TESTS  # noqa: E402
 import soc_tests  # noqa: E402,F401
-# import mmc_tests  # noqa: E402,F401  (enabled with the HSMMC + EDMA models)
+import mmc_tests  # noqa: E402,F401
 
 
 def main():
