@@ -877,6 +877,55 @@ static void test_huge(void)
     qtest_quit(qts);
 }
 
+/* Migration with a TR half done and another TR queued behind it */
+static void test_migration(void)
+{
+    g_autofree char *sock = g_strdup_printf("%s/am335x-edma-%d.sock",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *src = start();
+    QTestState *dst = qtest_initf("-M beaglebone-black -incoming %s", uri);
+    const Set big = {
+        .opt = OPT_SYNCDIM | OPT_TCC(16) | OPT_TCINTEN, .src = DDR,
+        .dst = DDR + 0x400000, .acnt = 4096, .bcnt = 64, .ccnt = 1,
+        .src_bidx = 4096, .dst_bidx = 4096, .link = LINK_NULL,
+    };
+    const Set small = {
+        .opt = OPT_TCC(17) | OPT_TCINTEN, .src = DDR, .dst = DDR + 0x800000,
+        .acnt = 64, .bcnt = 1, .ccnt = 1, .link = LINK_NULL,
+    };
+    uint32_t sacnt;
+
+    fill(src, DDR, 0x40000, 43);
+    channel_setup(src, 16, 16);
+    channel_setup(src, 17, 17);
+    set_write(src, 16, &big);
+    set_write(src, 17, &small);
+    trigger(src, 16);
+    trigger(src, 17);
+    sacnt = tc_read(src, 0, TC_SACNT);
+    g_assert_cmphex(sacnt >> 16, <, 64);
+    g_assert_cmphex(cc_read(src, QSTAT(0)) >> 8 & 0x1f, ==, 1);
+
+    qtest_qmp_assert_success(src, "{ 'execute': 'migrate', "
+                             "'arguments': { 'uri': %s } }", uri);
+    qtest_qmp_eventwait(src, "STOP");
+    qtest_qmp_eventwait(dst, "RESUME");
+    qtest_quit(src);
+
+    g_assert_cmphex(tc_read(dst, 0, TC_SACNT), ==, sacnt);
+    g_assert_cmphex(cc_read(dst, QSTAT(0)) >> 8 & 0x1f, ==, 1);
+    qtest_clock_step(dst, SETTLE_NS);
+    assert_same(dst, DDR, DDR + 0x400000, 0x40000);
+    assert_same(dst, DDR, DDR + 0x800000, 64);
+    g_assert_true(ipr_bit(dst, 16));
+    g_assert_true(ipr_bit(dst, 17));
+    g_assert_cmphex(tc_read(dst, 0, TC_TCSTAT), ==, TCSTAT_IDLE);
+    g_assert_cmphex(cc_read(dst, CCSTAT), ==, 0);
+    qtest_quit(dst);
+    unlink(sock);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -899,5 +948,6 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/edma/queue", test_queue);
     qtest_add_func("am335x/edma/bus-error", test_bus_error);
     qtest_add_func("am335x/edma/huge", test_huge);
+    qtest_add_func("am335x/edma/migration", test_migration);
     return g_test_run();
 }
