@@ -836,6 +836,74 @@ static void test_bus_error(void)
     qtest_quit(qts);
 }
 
+/* SAM: the source address wraps at the FIFO width; alignment is checked. */
+static void test_constant_addressing(void)
+{
+    QTestState *qts = start();
+    Set p = {
+        .opt = OPT_SAM | 2 << 8 | OPT_TCC(18) | OPT_TCINTEN, .src = DDR,
+        .dst = DDR + 0x1000, .acnt = 16, .bcnt = 1, .ccnt = 1,
+        .link = LINK_NULL,
+    };
+
+    qtest_writel(qts, DDR, 0xcafef00d);
+    qtest_writel(qts, DDR + 4, 0x12345678);
+    channel_setup(qts, 18, 18);
+    set_write(qts, 18, &p);
+    manual_trigger(qts, 18);
+    for (int i = 0; i < 4; i++) {
+        g_assert_cmphex(qtest_readl(qts, DDR + 0x1000 + 4 * i), ==,
+                        0xcafef00d);
+    }
+    g_assert_cmphex(tc_read(qts, 0, TC_ERRSTAT), ==, 0);
+
+    /* Not 32-byte aligned: TRERR, no data, but the TCC is returned. */
+    cc_write(qts, GLOBAL + ICR, BIT(18));
+    p.src = DDR + 4;
+    p.dst = DDR + 0x2000;
+    set_write(qts, 18, &p);
+    manual_trigger(qts, 18);
+    g_assert_cmphex(tc_read(qts, 0, TC_ERRSTAT), ==, ERR_TRERR);
+    g_assert_cmphex(qtest_readl(qts, DDR + 0x2000), ==, 0);
+    g_assert_true(ipr_bit(qts, 18));
+    qtest_quit(qts);
+}
+
+/*
+ * A TR that soft-resets its own TC: the TR ends without a completion code
+ * and the next TR of the queue still runs.
+ */
+static void test_tc_self_reset(void)
+{
+    QTestState *qts = start();
+    const Set reset = {
+        .opt = OPT_TCC(19) | OPT_TCINTEN, .src = DDR,
+        .dst = TPTC_BASE(0) + TC_SYSCONFIG, .acnt = 4, .bcnt = 1,
+        .ccnt = 1, .link = LINK_NULL,
+    };
+    const Set copy = {
+        .opt = OPT_TCC(21) | OPT_TCINTEN, .src = DDR + 4,
+        .dst = DDR + 0x1000, .acnt = 4, .bcnt = 1, .ccnt = 1,
+        .link = LINK_NULL,
+    };
+
+    qtest_writel(qts, DDR, 1);
+    qtest_writel(qts, DDR + 4, 0x5a5a5a5a);
+    tc_write(qts, 0, TC_SYSCONFIG, 0x28);
+    channel_setup(qts, 19, 19);
+    channel_setup(qts, 21, 21);
+    set_write(qts, 19, &reset);
+    set_write(qts, 21, &copy);
+    cc_write(qts, GLOBAL + ESR, BIT(19) | BIT(21));
+    qtest_clock_step(qts, SETTLE_NS);
+    g_assert_cmphex(tc_read(qts, 0, TC_SYSCONFIG), ==, 0);
+    g_assert_false(ipr_bit(qts, 19));
+    g_assert_true(ipr_bit(qts, 21));
+    g_assert_cmphex(qtest_readl(qts, DDR + 0x1000), ==, 0x5a5a5a5a);
+    g_assert_cmphex(cc_read(qts, CCSTAT), ==, 0);
+    qtest_quit(qts);
+}
+
 /* The most a set can ask for does not stall QEMU. */
 static void test_huge(void)
 {
@@ -947,6 +1015,9 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/edma/missed-event", test_missed_event);
     qtest_add_func("am335x/edma/queue", test_queue);
     qtest_add_func("am335x/edma/bus-error", test_bus_error);
+    qtest_add_func("am335x/edma/constant-addressing",
+                   test_constant_addressing);
+    qtest_add_func("am335x/edma/tc-self-reset", test_tc_self_reset);
     qtest_add_func("am335x/edma/huge", test_huge);
     qtest_add_func("am335x/edma/migration", test_migration);
     return g_test_run();
