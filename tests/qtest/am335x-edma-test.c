@@ -904,6 +904,122 @@ static void test_tc_self_reset(void)
     qtest_quit(qts);
 }
 
+/*
+ * What Linux's edma_prep_dma_memcpy() and edma_execute() program for a
+ * 200000-byte copy: two slots, A-sync arrays of 32764 bytes self-chained
+ * by ITCCHEN, the first slot chained (TCCHEN) into the second through its
+ * link, the second linked to the driver's dummy slot.  Then what
+ * dma_irq_handler() does.
+ */
+static void test_linux_memcpy(void)
+{
+    QTestState *qts = start();
+    const unsigned ch = 20, slot1 = 70, dummy = 255;
+    const uint32_t len = 200000, width = 32764, len0 = 6 * 32764;
+    const Set dummy_set = { .link = LINK_NULL, .ccnt = 1 };
+    const Set pset0 = {
+        .opt = OPT_TCC(ch) | OPT_ITCCHEN | OPT_TCCHEN, .src = DDR,
+        .dst = DDR + 0x100000, .acnt = width, .bcnt = 6, .ccnt = 1,
+        .src_bidx = width, .dst_bidx = width, .src_cidx = width,
+        .dst_cidx = width, .link = LINK_TO(slot1), .bcntrld = 0xffff,
+    };
+    const Set pset1 = {
+        .opt = OPT_TCC(ch) | OPT_ITCCHEN | OPT_TCINTEN, .src = DDR + len0,
+        .dst = DDR + 0x100000 + len0, .acnt = len - len0, .bcnt = 1,
+        .ccnt = 1, .src_bidx = len - len0, .dst_bidx = len - len0,
+        .src_cidx = len - len0, .dst_cidx = len - len0,
+        .link = LINK_TO(dummy), .bcntrld = 0xffff,
+    };
+
+    fill(qts, DDR, len, 47);
+    set_write(qts, dummy, &dummy_set);
+    channel_setup(qts, ch, ch);
+    set_write(qts, ch, &pset0);
+    set_write(qts, slot1, &pset1);
+    cc_write(qts, SHADOW(0) + ESR, BIT(ch));
+    qtest_clock_step(qts, SETTLE_NS);
+
+    assert_same(qts, DDR, DDR + 0x100000, len);
+    g_assert_cmphex(qtest_readl(qts, DDR + 0x100000 + len), ==, 0);
+    /* The entry slot now holds the dummy set: SRC 0 means done. */
+    for (int w = 0; w < 8; w++) {
+        g_assert_cmphex(set_word(qts, ch, w) & ~OPT_PRIV, ==,
+                        set_word(qts, dummy, w) & ~OPT_PRIV);
+    }
+    g_assert_cmphex(cc_read(qts, EMR), ==, 0);
+
+    /* dma_irq_handler(): shadow IPR & IER, ICR, IEVAL */
+    g_assert_true(irq_line(qts, IRQ_EDMACOMP));
+    g_assert_cmphex(cc_read(qts, SHADOW(0) + IPR) &
+                    cc_read(qts, SHADOW(0) + IER), ==, BIT(ch));
+    cc_write(qts, SHADOW(0) + ICR, BIT(ch));
+    cc_write(qts, SHADOW(0) + IEVAL, 1);
+    g_assert_false(irq_line(qts, IRQ_EDMACOMP));
+    qtest_quit(qts);
+}
+
+/*
+ * What Linux programs for a slave SG read from a FIFO (sdhci's external
+ * DMA on MMCHS0, event 25): AB-sync, ACNT 4, BCNT 128 (one 512-byte block
+ * per event), source B-index 0, three SG entries in linked slots, the last
+ * linked to the dummy slot and interrupting.
+ */
+static void test_linux_slave_sg(void)
+{
+    QTestState *qts = start();
+    const unsigned ch = 25, dummy = 255;
+    const unsigned slots[3] = { 25, 80, 81 };
+    const unsigned blocks[3] = { 2, 1, 3 };
+    const uint64_t fifo = DDR + 0x10;
+    const Set dummy_set = { .link = LINK_NULL, .ccnt = 1 };
+    uint64_t dst = DDR + 0x100000;
+    unsigned n = 0;
+
+    set_write(qts, dummy, &dummy_set);
+    channel_setup(qts, ch, ch);
+    for (int i = 0; i < 3; i++) {
+        Set p = {
+            .opt = OPT_SYNCDIM | OPT_TCC(ch) | (i == 2 ? OPT_TCINTEN : 0),
+            .src = fifo, .dst = dst + 0x1000 * i, .acnt = 4, .bcnt = 128,
+            .ccnt = blocks[i], .src_bidx = 0, .dst_bidx = 4,
+            .src_cidx = 0, .dst_cidx = 512, .bcntrld = 0xffff,
+            .link = i == 2 ? LINK_TO(dummy) : LINK_TO(slots[i + 1]),
+        };
+        set_write(qts, slots[i], &p);
+    }
+    /* edma_start() for a hardware-triggered channel */
+    cc_write(qts, GLOBAL + ECR, BIT(ch));
+    cc_write(qts, EMCR, BIT(ch));
+    cc_write(qts, SHADOW(0) + SECR, BIT(ch));
+    cc_write(qts, SHADOW(0) + EESR, BIT(ch));
+
+    /* One request per block; the FIFO word changes in between. */
+    for (int i = 0; i < 3; i++) {
+        for (unsigned b = 0; b < blocks[i]; b++) {
+            qtest_writel(qts, fifo, 0x1000 + n++);
+            g_assert_false(ipr_bit(qts, ch));
+            qtest_set_irq_in(qts, TPCC_PATH, "dma-event", ch, 1);
+            qtest_set_irq_in(qts, TPCC_PATH, "dma-event", ch, 0);
+            qtest_clock_step(qts, SETTLE_NS);
+        }
+    }
+    n = 0;
+    for (int i = 0; i < 3; i++) {
+        for (unsigned b = 0; b < blocks[i]; b++, n++) {
+            uint64_t block = dst + 0x1000 * i + 512 * b;
+
+            g_assert_cmphex(qtest_readl(qts, block), ==, 0x1000 + n);
+            g_assert_cmphex(qtest_readl(qts, block + 508), ==, 0x1000 + n);
+        }
+        g_assert_cmphex(qtest_readl(qts, dst + 0x1000 * i +
+                                    512 * blocks[i]), ==, 0);
+    }
+    g_assert_true(ipr_bit(qts, ch));
+    g_assert_cmphex(cc_read(qts, EMR), ==, 0);
+    g_assert_cmphex(cc_read(qts, GLOBAL + SER), ==, 0);
+    qtest_quit(qts);
+}
+
 /* The most a set can ask for does not stall QEMU. */
 static void test_huge(void)
 {
@@ -1018,6 +1134,8 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/edma/constant-addressing",
                    test_constant_addressing);
     qtest_add_func("am335x/edma/tc-self-reset", test_tc_self_reset);
+    qtest_add_func("am335x/edma/linux-memcpy", test_linux_memcpy);
+    qtest_add_func("am335x/edma/linux-slave-sg", test_linux_slave_sg);
     qtest_add_func("am335x/edma/huge", test_huge);
     qtest_add_func("am335x/edma/migration", test_migration);
     return g_test_run();
