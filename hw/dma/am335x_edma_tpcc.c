@@ -184,7 +184,7 @@ FIELD(LNK, LINK, 0, 16)
 FIELD(LNK, BCNTRLD, 16, 16)
 FIELD(CCNT, CCNT, 0, 16)
 
-/* TRM 11.4.1.3.x (QxEy): an event queue entry */
+/* TRM 11.4.1.4 (QxEy): an event queue entry */
 FIELD(QE, ENUM, 0, 6)
 FIELD(QE, ETYPE, 6, 2)
 enum {
@@ -399,7 +399,7 @@ static unsigned am335x_edma_tpcc_dma_etype(AM335xEdmaTpccState *s,
 }
 
 /*
- * TRM 11.3.5: pending events are queued, the lowest channel first and
+ * TRM 11.3.14: pending events are queued, the lowest channel first and
  * DMA before QDMA.  A channel with its SER/QSER bit set is in a queue
  * already and is not queued again.
  */
@@ -432,7 +432,7 @@ static bool am335x_edma_tpcc_prioritize(AM335xEdmaTpccState *s)
 }
 
 /*
- * TRM 11.3.8: a transfer completion code sets IPR (interrupt) and/or CER
+ * TRM 11.3.5: a transfer completion code sets IPR (interrupt) and/or CER
  * (chained event, lost into EMR if CER is still set).
  */
 static void am335x_edma_tpcc_complete(AM335xEdmaTpccState *s, unsigned tcc,
@@ -529,7 +529,7 @@ static void am335x_edma_tpcc_make_tr(AM335xEdmaTpccState *s, unsigned q,
     tr->channel = ch;
 }
 
-/* Whether this TR is the set's last (TRM 11.3.8, final vs intermediate) */
+/* Whether this TR is the set's last (TRM 11.3.5, final vs intermediate) */
 static bool am335x_edma_tpcc_final(const uint32_t *p)
 {
     unsigned bcnt = FIELD_EX32(p[PARAM_ABCNT], ABCNT, BCNT);
@@ -574,7 +574,7 @@ static void am335x_edma_tpcc_empty_set(AM335xEdmaTpccState *s, bool qdma,
                               FIELD_EX32(opt, OPT, TCCHEN), true);
 }
 
-/* TRM 11.3.8: normal completion comes from the TC, early from here. */
+/* TRM 11.3.5: normal completion comes from the TC, early from here. */
 static void am335x_edma_tpcc_send_tr(AM335xEdmaTpccState *s, unsigned q,
                                      AM335xEdmaTR *tr, bool intr, bool chain)
 {
@@ -616,7 +616,7 @@ static void am335x_edma_tpcc_clear_trigger(AM335xEdmaTpccState *s,
     }
 }
 
-/* TRM 11.3.1.1: the queue head becomes a TR for the queue's TC. */
+/* TRM 11.3.13: the queue head becomes a TR for the queue's TC. */
 static void am335x_edma_tpcc_submit(AM335xEdmaTpccState *s, unsigned q,
                                     uint8_t entry)
 {
@@ -1184,7 +1184,7 @@ static bool am335x_edma_tpcc_write_channels(AM335xEdmaTpccState *s,
 
 /*
  * A PaRAM write: PRIV records who wrote the set (TRM 11.3.3.1, OPT), and
- * a write to a QDMA channel's trigger word triggers it (TRM 11.3.4.3).
+ * a write to a QDMA channel's trigger word triggers it (TRM 11.3.4.2).
  */
 static void am335x_edma_tpcc_write_param(AM335xEdmaTpccState *s,
                                          hwaddr offset, uint32_t value,
@@ -1314,7 +1314,7 @@ static void am335x_edma_tpcc_realize(DeviceState *dev, Error **errp)
             return;
         }
     }
-    /* TRM 11.3.7: queue n is served by TC n. */
+    /* TRM 11.3.11: queue n is served by TC n. */
     for (unsigned i = 0; i < AM335X_EDMA_NUM_QUEUES; i++) {
         am335x_edma_tptc_connect(s->tc[i], i, am335x_edma_tpcc_tc_done, s);
     }

@@ -298,11 +298,15 @@ static void am335x_edma_tptc_run(void *opaque)
     AM335xEdmaTptcState *s = AM335X_EDMA_TPTC(opaque);
     uint32_t budget = AM335X_EDMA_TPTC_STEP_BYTES;
 
+    /*
+     * The TC may write its own SYSCONFIG: a soft reset then ends the TR
+     * from within the move.
+     */
+    while (budget && s->busy && !am335x_edma_tptc_tr_over(s)) {
+        budget -= am335x_edma_tptc_move(s, budget);
+    }
     if (!s->busy) {
         return;
-    }
-    while (budget && !am335x_edma_tptc_tr_over(s)) {
-        budget -= am335x_edma_tptc_move(s, budget);
     }
     if (am335x_edma_tptc_tr_over(s)) {
         am335x_edma_tptc_finish(s, false);

@@ -836,6 +836,190 @@ static void test_bus_error(void)
     qtest_quit(qts);
 }
 
+/* SAM: the source address wraps at the FIFO width; alignment is checked. */
+static void test_constant_addressing(void)
+{
+    QTestState *qts = start();
+    Set p = {
+        .opt = OPT_SAM | 2 << 8 | OPT_TCC(18) | OPT_TCINTEN, .src = DDR,
+        .dst = DDR + 0x1000, .acnt = 16, .bcnt = 1, .ccnt = 1,
+        .link = LINK_NULL,
+    };
+
+    qtest_writel(qts, DDR, 0xcafef00d);
+    qtest_writel(qts, DDR + 4, 0x12345678);
+    channel_setup(qts, 18, 18);
+    set_write(qts, 18, &p);
+    manual_trigger(qts, 18);
+    for (int i = 0; i < 4; i++) {
+        g_assert_cmphex(qtest_readl(qts, DDR + 0x1000 + 4 * i), ==,
+                        0xcafef00d);
+    }
+    g_assert_cmphex(tc_read(qts, 0, TC_ERRSTAT), ==, 0);
+
+    /* Not 32-byte aligned: TRERR, no data, but the TCC is returned. */
+    cc_write(qts, GLOBAL + ICR, BIT(18));
+    p.src = DDR + 4;
+    p.dst = DDR + 0x2000;
+    set_write(qts, 18, &p);
+    manual_trigger(qts, 18);
+    g_assert_cmphex(tc_read(qts, 0, TC_ERRSTAT), ==, ERR_TRERR);
+    g_assert_cmphex(qtest_readl(qts, DDR + 0x2000), ==, 0);
+    g_assert_true(ipr_bit(qts, 18));
+    qtest_quit(qts);
+}
+
+/*
+ * A TR that soft-resets its own TC: the TR ends without a completion code
+ * and the next TR of the queue still runs.
+ */
+static void test_tc_self_reset(void)
+{
+    QTestState *qts = start();
+    const Set reset = {
+        .opt = OPT_TCC(19) | OPT_TCINTEN, .src = DDR,
+        .dst = TPTC_BASE(0) + TC_SYSCONFIG, .acnt = 4, .bcnt = 1,
+        .ccnt = 1, .link = LINK_NULL,
+    };
+    const Set copy = {
+        .opt = OPT_TCC(21) | OPT_TCINTEN, .src = DDR + 4,
+        .dst = DDR + 0x1000, .acnt = 4, .bcnt = 1, .ccnt = 1,
+        .link = LINK_NULL,
+    };
+
+    qtest_writel(qts, DDR, 1);
+    qtest_writel(qts, DDR + 4, 0x5a5a5a5a);
+    tc_write(qts, 0, TC_SYSCONFIG, 0x28);
+    channel_setup(qts, 19, 19);
+    channel_setup(qts, 21, 21);
+    set_write(qts, 19, &reset);
+    set_write(qts, 21, &copy);
+    cc_write(qts, GLOBAL + ESR, BIT(19) | BIT(21));
+    qtest_clock_step(qts, SETTLE_NS);
+    g_assert_cmphex(tc_read(qts, 0, TC_SYSCONFIG), ==, 0);
+    g_assert_false(ipr_bit(qts, 19));
+    g_assert_true(ipr_bit(qts, 21));
+    g_assert_cmphex(qtest_readl(qts, DDR + 0x1000), ==, 0x5a5a5a5a);
+    g_assert_cmphex(cc_read(qts, CCSTAT), ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * What Linux's edma_prep_dma_memcpy() and edma_execute() program for a
+ * 200000-byte copy: two slots, A-sync arrays of 32764 bytes self-chained
+ * by ITCCHEN, the first slot chained (TCCHEN) into the second through its
+ * link, the second linked to the driver's dummy slot.  Then what
+ * dma_irq_handler() does.
+ */
+static void test_linux_memcpy(void)
+{
+    QTestState *qts = start();
+    const unsigned ch = 20, slot1 = 70, dummy = 255;
+    const uint32_t len = 200000, width = 32764, len0 = 6 * 32764;
+    const Set dummy_set = { .link = LINK_NULL, .ccnt = 1 };
+    const Set pset0 = {
+        .opt = OPT_TCC(ch) | OPT_ITCCHEN | OPT_TCCHEN, .src = DDR,
+        .dst = DDR + 0x100000, .acnt = width, .bcnt = 6, .ccnt = 1,
+        .src_bidx = width, .dst_bidx = width, .src_cidx = width,
+        .dst_cidx = width, .link = LINK_TO(slot1), .bcntrld = 0xffff,
+    };
+    const Set pset1 = {
+        .opt = OPT_TCC(ch) | OPT_ITCCHEN | OPT_TCINTEN, .src = DDR + len0,
+        .dst = DDR + 0x100000 + len0, .acnt = len - len0, .bcnt = 1,
+        .ccnt = 1, .src_bidx = len - len0, .dst_bidx = len - len0,
+        .src_cidx = len - len0, .dst_cidx = len - len0,
+        .link = LINK_TO(dummy), .bcntrld = 0xffff,
+    };
+
+    fill(qts, DDR, len, 47);
+    set_write(qts, dummy, &dummy_set);
+    channel_setup(qts, ch, ch);
+    set_write(qts, ch, &pset0);
+    set_write(qts, slot1, &pset1);
+    cc_write(qts, SHADOW(0) + ESR, BIT(ch));
+    qtest_clock_step(qts, SETTLE_NS);
+
+    assert_same(qts, DDR, DDR + 0x100000, len);
+    g_assert_cmphex(qtest_readl(qts, DDR + 0x100000 + len), ==, 0);
+    /* The entry slot now holds the dummy set: SRC 0 means done. */
+    for (int w = 0; w < 8; w++) {
+        g_assert_cmphex(set_word(qts, ch, w) & ~OPT_PRIV, ==,
+                        set_word(qts, dummy, w) & ~OPT_PRIV);
+    }
+    g_assert_cmphex(cc_read(qts, EMR), ==, 0);
+
+    /* dma_irq_handler(): shadow IPR & IER, ICR, IEVAL */
+    g_assert_true(irq_line(qts, IRQ_EDMACOMP));
+    g_assert_cmphex(cc_read(qts, SHADOW(0) + IPR) &
+                    cc_read(qts, SHADOW(0) + IER), ==, BIT(ch));
+    cc_write(qts, SHADOW(0) + ICR, BIT(ch));
+    cc_write(qts, SHADOW(0) + IEVAL, 1);
+    g_assert_false(irq_line(qts, IRQ_EDMACOMP));
+    qtest_quit(qts);
+}
+
+/*
+ * What Linux programs for a slave SG read from a FIFO (sdhci's external
+ * DMA on MMCHS0, event 25): AB-sync, ACNT 4, BCNT 128 (one 512-byte block
+ * per event), source B-index 0, three SG entries in linked slots, the last
+ * linked to the dummy slot and interrupting.
+ */
+static void test_linux_slave_sg(void)
+{
+    QTestState *qts = start();
+    const unsigned ch = 25, dummy = 255;
+    const unsigned slots[3] = { 25, 80, 81 };
+    const unsigned blocks[3] = { 2, 1, 3 };
+    const uint64_t fifo = DDR + 0x10;
+    const Set dummy_set = { .link = LINK_NULL, .ccnt = 1 };
+    uint64_t dst = DDR + 0x100000;
+    unsigned n = 0;
+
+    set_write(qts, dummy, &dummy_set);
+    channel_setup(qts, ch, ch);
+    for (int i = 0; i < 3; i++) {
+        Set p = {
+            .opt = OPT_SYNCDIM | OPT_TCC(ch) | (i == 2 ? OPT_TCINTEN : 0),
+            .src = fifo, .dst = dst + 0x1000 * i, .acnt = 4, .bcnt = 128,
+            .ccnt = blocks[i], .src_bidx = 0, .dst_bidx = 4,
+            .src_cidx = 0, .dst_cidx = 512, .bcntrld = 0xffff,
+            .link = i == 2 ? LINK_TO(dummy) : LINK_TO(slots[i + 1]),
+        };
+        set_write(qts, slots[i], &p);
+    }
+    /* edma_start() for a hardware-triggered channel */
+    cc_write(qts, GLOBAL + ECR, BIT(ch));
+    cc_write(qts, EMCR, BIT(ch));
+    cc_write(qts, SHADOW(0) + SECR, BIT(ch));
+    cc_write(qts, SHADOW(0) + EESR, BIT(ch));
+
+    /* One request per block; the FIFO word changes in between. */
+    for (int i = 0; i < 3; i++) {
+        for (unsigned b = 0; b < blocks[i]; b++) {
+            qtest_writel(qts, fifo, 0x1000 + n++);
+            g_assert_false(ipr_bit(qts, ch));
+            qtest_set_irq_in(qts, TPCC_PATH, "dma-event", ch, 1);
+            qtest_set_irq_in(qts, TPCC_PATH, "dma-event", ch, 0);
+            qtest_clock_step(qts, SETTLE_NS);
+        }
+    }
+    n = 0;
+    for (int i = 0; i < 3; i++) {
+        for (unsigned b = 0; b < blocks[i]; b++, n++) {
+            uint64_t block = dst + 0x1000 * i + 512 * b;
+
+            g_assert_cmphex(qtest_readl(qts, block), ==, 0x1000 + n);
+            g_assert_cmphex(qtest_readl(qts, block + 508), ==, 0x1000 + n);
+        }
+        g_assert_cmphex(qtest_readl(qts, dst + 0x1000 * i +
+                                    512 * blocks[i]), ==, 0);
+    }
+    g_assert_true(ipr_bit(qts, ch));
+    g_assert_cmphex(cc_read(qts, EMR), ==, 0);
+    g_assert_cmphex(cc_read(qts, GLOBAL + SER), ==, 0);
+    qtest_quit(qts);
+}
+
 /* The most a set can ask for does not stall QEMU. */
 static void test_huge(void)
 {
@@ -877,6 +1061,55 @@ static void test_huge(void)
     qtest_quit(qts);
 }
 
+/* Migration with a TR half done and another TR queued behind it */
+static void test_migration(void)
+{
+    g_autofree char *sock = g_strdup_printf("%s/am335x-edma-%d.sock",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *src = start();
+    QTestState *dst = qtest_initf("-M beaglebone-black -incoming %s", uri);
+    const Set big = {
+        .opt = OPT_SYNCDIM | OPT_TCC(16) | OPT_TCINTEN, .src = DDR,
+        .dst = DDR + 0x400000, .acnt = 4096, .bcnt = 64, .ccnt = 1,
+        .src_bidx = 4096, .dst_bidx = 4096, .link = LINK_NULL,
+    };
+    const Set small = {
+        .opt = OPT_TCC(17) | OPT_TCINTEN, .src = DDR, .dst = DDR + 0x800000,
+        .acnt = 64, .bcnt = 1, .ccnt = 1, .link = LINK_NULL,
+    };
+    uint32_t sacnt;
+
+    fill(src, DDR, 0x40000, 43);
+    channel_setup(src, 16, 16);
+    channel_setup(src, 17, 17);
+    set_write(src, 16, &big);
+    set_write(src, 17, &small);
+    trigger(src, 16);
+    trigger(src, 17);
+    sacnt = tc_read(src, 0, TC_SACNT);
+    g_assert_cmphex(sacnt >> 16, <, 64);
+    g_assert_cmphex(cc_read(src, QSTAT(0)) >> 8 & 0x1f, ==, 1);
+
+    qtest_qmp_assert_success(src, "{ 'execute': 'migrate', "
+                             "'arguments': { 'uri': %s } }", uri);
+    qtest_qmp_eventwait(src, "STOP");
+    qtest_qmp_eventwait(dst, "RESUME");
+    qtest_quit(src);
+
+    g_assert_cmphex(tc_read(dst, 0, TC_SACNT), ==, sacnt);
+    g_assert_cmphex(cc_read(dst, QSTAT(0)) >> 8 & 0x1f, ==, 1);
+    qtest_clock_step(dst, SETTLE_NS);
+    assert_same(dst, DDR, DDR + 0x400000, 0x40000);
+    assert_same(dst, DDR, DDR + 0x800000, 64);
+    g_assert_true(ipr_bit(dst, 16));
+    g_assert_true(ipr_bit(dst, 17));
+    g_assert_cmphex(tc_read(dst, 0, TC_TCSTAT), ==, TCSTAT_IDLE);
+    g_assert_cmphex(cc_read(dst, CCSTAT), ==, 0);
+    qtest_quit(dst);
+    unlink(sock);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -898,6 +1131,12 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/edma/missed-event", test_missed_event);
     qtest_add_func("am335x/edma/queue", test_queue);
     qtest_add_func("am335x/edma/bus-error", test_bus_error);
+    qtest_add_func("am335x/edma/constant-addressing",
+                   test_constant_addressing);
+    qtest_add_func("am335x/edma/tc-self-reset", test_tc_self_reset);
+    qtest_add_func("am335x/edma/linux-memcpy", test_linux_memcpy);
+    qtest_add_func("am335x/edma/linux-slave-sg", test_linux_slave_sg);
     qtest_add_func("am335x/edma/huge", test_huge);
+    qtest_add_func("am335x/edma/migration", test_migration);
     return g_test_run();
 }

@@ -22,7 +22,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xEdmaTptcState, AM335X_EDMA_TPTC)
 
 /*
  * A transfer request (TR): what the channel controller hands a transfer
- * controller for one trigger (AM335x TRM 11.3.1.2).  A-synchronized
+ * controller for one trigger (AM335x TRM 11.3.12).  A-synchronized
  * transfers send one array (bcnt 1), AB-synchronized ones one frame.
  */
 typedef struct AM335xEdmaTR {
