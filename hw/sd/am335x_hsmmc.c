@@ -22,8 +22,9 @@
  * - DMA: this instance has no bus-master port (SD_HL_HWINFO.MADMA_EN = 0;
  *   the TRM makes SD_CON.DMA_MnS depend on it): with SD_CMD.DE set it
  *   requests the EDMA, one request per block, on the "dma-tx" and "dma-rx"
- *   lines, and the EDMA moves the block through SD_DATA.  The core never sees DE, so it never masters memory itself;
- *   it runs the transfer as PIO, and the data port works for the CPU too.
+ *   lines, and the EDMA moves the block through SD_DATA.  The core never
+ *   sees DE, so it never masters memory itself; it runs the transfer as
+ *   PIO, and the data port works for the CPU too.
  *   A request goes up when a whole block can be read (BRR) or written
  *   (BWR).  With SD_CON.SDMA_LnE = 0 (edge, the reset value) it drops at
  *   the first access to that block, with SDMA_LnE = 1 (level) at its last;
@@ -306,8 +307,9 @@ static void am335x_hsmmc_apply_capa(AM335xHsmmcState *s)
 
 /*
  * What a software reset of the module clears besides the SD host core.
- * SD_CAPA and SD_CUR_CAPA keep what software wrote: the TRM has them
- * reinitialised by a hard reset only.
+ * SD_CUR_CAPA keeps what software wrote, the TRM has it reinitialised by a
+ * hard reset only; SD_CAPA's VS bits, set the same way, are taken to
+ * behave alike.
  */
 static void am335x_hsmmc_reset_regs(AM335xHsmmcState *s)
 {
@@ -350,8 +352,9 @@ static void am335x_hsmmc_srst(AM335xHsmmcState *s, uint8_t bits)
     trace_am335x_hsmmc_srst(am335x_hsmmc_id(s), bits, 1);
     if (bits & (R_SYSCTL_SRA_MASK >> 24)) {
         /*
-         * Everything but the capabilities and the TI registers, except
-         * SD_SYSCONFIG, which sdhci-omap saves and restores around SRA.
+         * The SD host registers (the core's; SDMASA, DE and SDBP kept
+         * here) and, of the TI ones, SD_SYSCONFIG: sdhci-omap saves it
+         * before SRA and restores it after.  The capabilities stay.
          */
         s->sysconfig = 0;
         s->sdmasa = 0;
