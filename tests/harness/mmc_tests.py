@@ -108,7 +108,7 @@ def check_root_on_sd(board, kernel, timeout):
         if kernel == "am335x":
             kw = dict(initrd="", append="root=/dev/mmcblk0p2 rootwait rw init=/init")
         else:
-            kw = dict(append="am335x.modules=sdhci-omap,ext4 am335x.root=/dev/mmcblk0p2")
+            kw = dict(append="am335x.modules=sdhci-omap,crc32c_generic,ext4 am335x.root=/dev/mmcblk0p2")
         with booted(board, kernel, "mmc-root", timeout,
                     extra_args=card.drive(0), **kw) as vm:
             status, out = vm.shell("grep ' / ' /proc/mounts; cat /etc/hostname 2>/dev/null;"
@@ -153,8 +153,7 @@ def check_emmc(board, kernel, timeout):
 
 def check_hotplug(board, kernel, timeout):
     """Ejecting the SD card through QMP takes it away from the guest (card
-    detect on GPIO0_6); changing the medium brings it back; a medium
-    changed in read-only makes the guest see a write-protected card."""
+    detect on GPIO0_6); changing the medium brings it back, writable."""
     layout = ["start=2048, type=83"]
     with Card(16, layout) as card:
         with booted(board, kernel, "mmc-hotplug", timeout,
@@ -170,39 +169,54 @@ def check_hotplug(board, kernel, timeout):
                                    " && echo ok >/mnt/f && umount /mnt && cat /sys/block/mmcblk0/ro")
             if status != 0 or out.split()[-1] != "0":
                 raise g.GuestError("writable card after re-insertion: %r" % out)
-            # Again, read-only this time: the write-protect switch.
-            vm.qmp("eject", device="sd0", force=True)
-            wait_guest(vm, "[ ! -e /sys/block/mmcblk0 ]", "the card leave")
-            vm.qmp("blockdev-change-medium", device="sd0", filename=card.path,
-                   format="raw", **{"read-only-mode": "read-only"})
-            wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the read-only card")
+
+
+def check_readonly(board, kernel, timeout):
+    """A read-only drive is a write-protected card (CSD PERM_WRITE_PROTECT):
+    the guest registers the disk read-only and mounts it read-only."""
+    layout = ["start=2048, type=83"]
+    with Card(16, layout) as card:
+        subprocess.run(["/sbin/mke2fs", "-q", "-F", "-t", "ext4", "-d", os.path.dirname(__file__),
+                        "-E", "offset=%d" % (2048 * 512), card.path, "8M"],
+                       check=True, capture_output=True)
+        with booted(board, kernel, "mmc-readonly", timeout,
+                    extra_args=card.drive(0, readonly="on")) as vm:
+            load_modules(vm, "mmc", "fs")
+            wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the card")
             status, out = vm.shell("cat /sys/block/mmcblk0/ro; mount /dev/mmcblk0p1 /mnt;"
-                                   " grep ' /mnt ' /proc/mounts; cat /mnt/f; umount /mnt")
+                                   " grep ' /mnt ' /proc/mounts; ls /mnt; touch /mnt/x;"
+                                   " umount /mnt")
             mount = re.search(r"^/dev/mmcblk0p1 /mnt \S+ (\S+)", out, re.M)
-            if "ok" not in out or not mount or not mount.group(1).startswith("ro"):
+            if out.split()[0] != "1" or not mount or not mount.group(1).startswith("ro") \
+                    or "suite.py" not in out:
                 raise g.GuestError("write-protected card not mounted read-only: %r" % out)
-            status, out = vm.shell("dmesg | grep -i 'mmcblk0.*\\(removed\\|new\\|ro\\)' | tail -5")
-            for line in out.splitlines():
-                print("#   " + line)
+            print("#   " + mount.group(0))
 
 
 def check_dmatest(board, kernel, timeout):
     """Linux's dmatest copies and verifies through the EDMA's memcpy
     channels, several threads, several iterations."""
     with booted(board, kernel, "dmatest", timeout) as vm:
-        load_modules(vm, "dmatest")
         run_script(vm, "dmatest.sh", "50 2", 300)
 
 
+# Debian's kernel lacks MFD_TPS65910, so the EVM's SD slot (vmmc-supply from
+# the TPS65910) defers forever there: the EVM runs these with the am335x
+# kernel only.  The eMMC is the BBB's.
+BOTH = [(b, k) for b in g.BOARDS for k in g.KERNELS
+        if not (b == "am335x-evm" and k == "debian")]
+BBB = [("beaglebone-black", k) for k in g.KERNELS]
+# Debian's kernel is built without dmatest.
+AM335X_KERNEL = [(b, "am335x") for b in g.BOARDS]
 MMC_TESTS = {
-    "mmc-root": (check_root_on_sd, g.BOARDS, g.KERNELS),
-    "mmc-data": (check_data, g.BOARDS, g.KERNELS),
-    "mmc-emmc": (check_emmc, ["beaglebone-black"], g.KERNELS),
-    "mmc-hotplug": (check_hotplug, g.BOARDS, g.KERNELS),
-    "edma-dmatest": (check_dmatest, g.BOARDS, g.KERNELS),
+    "mmc-root": (check_root_on_sd, BOTH),
+    "mmc-data": (check_data, BOTH),
+    "mmc-emmc": (check_emmc, BBB),
+    "mmc-hotplug": (check_hotplug, BOTH),
+    "mmc-readonly": (check_readonly, BOTH),
+    "edma-dmatest": (check_dmatest, AM335X_KERNEL),
 }
-for _name, (_fn, _boards, _kernels) in MMC_TESTS.items():
-    for _board in _boards:
-        for _kernel in _kernels:
-            test("%s/%s/%s" % (_name, _board, _kernel), 300)(
-                lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+for _name, (_fn, _pairs) in MMC_TESTS.items():
+    for _board, _kernel in _pairs:
+        test("%s/%s/%s" % (_name, _board, _kernel), 300)(
+            lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))

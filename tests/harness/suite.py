@@ -61,8 +61,7 @@ DEBIAN_MODULES = {
     "wdt": ["omap_wdt"],
     "i2c": ["i2c-dev"],
     "mmc": ["sdhci-omap"],
-    "fs": ["ext4", "vfat", "nls_cp437", "nls_iso8859_1"],
-    "dmatest": ["dmatest"],
+    "fs": ["crc32c_generic", "ext4", "vfat", "nls_cp437", "nls_ascii"],
 }
 
 
