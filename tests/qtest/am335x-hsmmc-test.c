@@ -607,6 +607,52 @@ static void test_card_detect(void)
     qtest_quit(qts);
 }
 
+/* CMD9 in the standby state: the CSD, R[127:0] with its CRC. */
+static void read_csd(QTestState *qts, uint16_t rca, uint8_t *csd)
+{
+    /* CMD7 with RCA 0 deselects the card: back to standby */
+    cmd(qts, 7, 0, CMD_RSP_48);
+    g_assert_cmphex(cmd(qts, 9, (uint32_t)rca << 16, CMD_RSP_136), ==,
+                    STAT_CC);
+    for (int i = 0; i < 4; i++) {
+        stl_be_p(&csd[i * 4], rd(qts, RSP76 - i * 4));
+    }
+    g_assert_cmphex(csd[15], ==, crc7(csd, 15) << 1 | 1);
+}
+
+/*
+ * A readonly=on drive is a card with CSD PERM_WRITE_PROTECT (bit 13) set,
+ * which Linux registers read-only; a write gets WP_VIOLATION (R1 bit 26).
+ * A writable drive has the bit clear.
+ */
+static void test_read_only(void)
+{
+    QTestState *qts;
+    uint8_t csd[16];
+    uint16_t rca;
+
+    qts = start();
+    rca = card_init(qts);
+    read_csd(qts, rca, csd);
+    g_assert_cmphex(csd[14] & 0x30, ==, 0);
+    qtest_quit(qts);
+
+    qts = qtest_initf("-M beaglebone-black -drive if=sd,index=0,id=sd0,"
+                      "format=raw,readonly=on,file=%s", image_path);
+    rca = card_init(qts);
+    wr(qts, BLK, (1 << 16) | BLOCK);
+    cmd(qts, 24, 0, CMD_DP | CMD_RSP_48);
+    g_assert_cmphex(rd(qts, RSP10) & (1u << 26), ==, 1u << 26);
+    qtest_quit(qts);
+
+    qts = qtest_initf("-M beaglebone-black -drive if=sd,index=0,id=sd0,"
+                      "format=raw,readonly=on,file=%s", image_path);
+    rca = card_init(qts);
+    read_csd(qts, rca, csd);
+    g_assert_cmphex(csd[14] & 0x30, ==, 0x20);
+    qtest_quit(qts);
+}
+
 /* Polls query-migrate until the migration is over; returns its status. */
 static char *migration_status(QTestState *qts)
 {
@@ -787,6 +833,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/hsmmc/dma-read-level", test_dma_read_level);
     qtest_add_func("am335x/hsmmc/dma-write", test_dma_write);
     qtest_add_func("am335x/hsmmc/card-detect", test_card_detect);
+    qtest_add_func("am335x/hsmmc/read-only", test_read_only);
     qtest_add_func("am335x/hsmmc/migration", test_migration);
     qtest_add_func("am335x/hsmmc/emmc", test_emmc);
     qtest_add_func("am335x/hsmmc/bad-access", test_bad_access);
