@@ -82,9 +82,15 @@ static const int am335x_edma_tptc_irq[AM335X_NUM_EDMA_TPTC] = {
     112, 113, 114
 };
 static const int am335x_mmc_irq[AM335X_NUM_MMC] = { 64, 28, 29 };
-/* EDMA events of MMCHS0-2 TX and RX; -1: through the crossbar */
-static const int am335x_mmc_dma_event[AM335X_NUM_MMC][2] = {
-    { 24, 25 }, { 2, 3 }, { -1, -1 }
+/*
+ * DMA requests of MMCHS0-2 TX and RX: direct EDMA events (TRM table 11-23),
+ * or for MMCHS2 the event crossbar's inputs SDTXEVT2/SDRXEVT2 (table 11-24).
+ */
+static const struct {
+    bool xbar;
+    int tx, rx;
+} am335x_mmc_dma[AM335X_NUM_MMC] = {
+    { false, 24, 25 }, { false, 2, 3 }, { true, 1, 2 }
 };
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
@@ -103,8 +109,14 @@ qemu_irq am335x_soc_irq(AM335xSoCState *s, int line)
 
 qemu_irq am335x_soc_dma_event(AM335xSoCState *s, int event)
 {
-    return qdev_get_gpio_in_named(DEVICE(&s->edma_tpcc),
-                                  AM335X_EDMA_TPCC_EVENT, event);
+    return qdev_get_gpio_in_named(DEVICE(&s->control),
+                                  AM335X_CONTROL_DMA_DIRECT, event);
+}
+
+qemu_irq am335x_soc_dma_xbar_event(AM335xSoCState *s, int input)
+{
+    return qdev_get_gpio_in_named(DEVICE(&s->control),
+                                  AM335X_CONTROL_DMA_XBAR, input);
 }
 
 BusState *am335x_soc_sd_bus(AM335xSoCState *s, int n)
@@ -236,6 +248,13 @@ static bool am335x_soc_realize_edma(AM335xSoCState *s, Error **errp)
         return false;
     }
     sysbus_mmio_map(cc, 0, am335x_memmap[AM335X_DEV_EDMA_TPCC]);
+    /* Peripheral requests reach it through the control module's crossbar */
+    for (int i = 0; i < AM335X_CONTROL_NUM_DMA_EVENTS; i++) {
+        qdev_connect_gpio_out_named(DEVICE(&s->control),
+                                    AM335X_CONTROL_DMA_EVENT, i,
+                                    qdev_get_gpio_in_named(DEVICE(cc),
+                                        AM335X_EDMA_TPCC_EVENT, i));
+    }
     for (int i = 0; i < AM335X_EDMA_TPCC_NUM_IRQS; i++) {
         sysbus_connect_irq(cc, i, am335x_soc_irq(s, am335x_edma_tpcc_irq[i]));
     }
@@ -394,8 +413,8 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
     }
 
     /*
-     * MMCHS0-2, with their DMA requests on the EDMA events of TRM table
-     * 11-23.  MMCHS2's go through the event crossbar, not modelled yet.
+     * MMCHS0-2, with their DMA requests on the EDMA's events, MMCHS2's
+     * through the event crossbar.
      * Card-detect and write-protect are the boards' to wire.
      */
     for (int i = 0; i < AM335X_NUM_MMC; i++) {
@@ -406,12 +425,14 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
         }
         sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_MMC0 + i]);
         sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_mmc_irq[i]));
-        if (am335x_mmc_dma_event[i][0] >= 0) {
-            qdev_connect_gpio_out_named(DEVICE(sbd), AM335X_HSMMC_DMA_TX, 0,
-                am335x_soc_dma_event(s, am335x_mmc_dma_event[i][0]));
-            qdev_connect_gpio_out_named(DEVICE(sbd), AM335X_HSMMC_DMA_RX, 0,
-                am335x_soc_dma_event(s, am335x_mmc_dma_event[i][1]));
-        }
+        qdev_connect_gpio_out_named(DEVICE(sbd), AM335X_HSMMC_DMA_TX, 0,
+            am335x_mmc_dma[i].xbar ?
+            am335x_soc_dma_xbar_event(s, am335x_mmc_dma[i].tx) :
+            am335x_soc_dma_event(s, am335x_mmc_dma[i].tx));
+        qdev_connect_gpio_out_named(DEVICE(sbd), AM335X_HSMMC_DMA_RX, 0,
+            am335x_mmc_dma[i].xbar ?
+            am335x_soc_dma_xbar_event(s, am335x_mmc_dma[i].rx) :
+            am335x_soc_dma_event(s, am335x_mmc_dma[i].rx));
     }
 
     /* The OCP wrappers of the target modules not modelled in full yet */

@@ -28,6 +28,7 @@
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qapi/error.h"
+#include "hw/irq.h"
 #include "hw/misc/am335x_control.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
@@ -281,6 +282,43 @@ static void am335x_control_dcan_raminit(AM335xControlState *s,
     s->regs[R_DCAN_RAMINIT] = start | done;
 }
 
+/* The crossbar input channel @ch listens to: 0 is its direct event. */
+static unsigned am335x_control_evt_mux(AM335xControlState *s, unsigned ch)
+{
+    return extract32(s->regs[R_TPCC_EVT_MUX_0_3 + ch / 4], (ch % 4) * 8, 6);
+}
+
+static void am335x_control_route_event(AM335xControlState *s, unsigned ch)
+{
+    unsigned sel = am335x_control_evt_mux(s, ch);
+    bool level = sel ? extract64(s->dma_xbar, sel, 1)
+                     : extract64(s->dma_direct, ch, 1);
+
+    qemu_set_irq(s->dma_event[ch], level);
+}
+
+static void am335x_control_dma_direct(void *opaque, int n, int level)
+{
+    AM335xControlState *s = AM335X_CONTROL(opaque);
+
+    s->dma_direct = deposit64(s->dma_direct, n, 1, !!level);
+    if (am335x_control_evt_mux(s, n) == 0) {
+        am335x_control_route_event(s, n);
+    }
+}
+
+static void am335x_control_dma_xbar(void *opaque, int n, int level)
+{
+    AM335xControlState *s = AM335X_CONTROL(opaque);
+
+    s->dma_xbar = deposit64(s->dma_xbar, n, 1, !!level);
+    for (unsigned ch = 0; ch < AM335X_CONTROL_NUM_DMA_EVENTS; ch++) {
+        if (n && am335x_control_evt_mux(s, ch) == n) {
+            am335x_control_route_event(s, ch);
+        }
+    }
+}
+
 static void am335x_control_reg_write(AM335xControlState *s, hwaddr reg,
                                      uint32_t value, uint32_t mask)
 {
@@ -324,6 +362,11 @@ static void am335x_control_reg_write(AM335xControlState *s, hwaddr reg,
     }
     mask &= writable;
     s->regs[reg / 4] = (s->regs[reg / 4] & ~mask) | (value & mask);
+    if (reg >= A_TPCC_EVT_MUX_0_3 && reg <= A_TPCC_EVT_MUX_60_63) {
+        for (unsigned i = 0; i < 4; i++) {
+            am335x_control_route_event(s, (reg - A_TPCC_EVT_MUX_0_3) + i);
+        }
+    }
 }
 
 static uint64_t am335x_control_read(void *opaque, hwaddr offset,
@@ -381,6 +424,16 @@ static void am335x_control_reset_hold(Object *obj, ResetType type)
     }
 }
 
+/* The muxes are back to the direct events; the outputs follow. */
+static void am335x_control_reset_exit(Object *obj, ResetType type)
+{
+    AM335xControlState *s = AM335X_CONTROL(obj);
+
+    for (unsigned ch = 0; ch < AM335X_CONTROL_NUM_DMA_EVENTS; ch++) {
+        am335x_control_route_event(s, ch);
+    }
+}
+
 static void am335x_control_realize(DeviceState *dev, Error **errp)
 {
     AM335xControlState *s = AM335X_CONTROL(dev);
@@ -399,15 +452,26 @@ static void am335x_control_init(Object *obj)
     memory_region_init_io(&s->iomem, obj, &am335x_control_ops, s,
                           TYPE_AM335X_CONTROL, AM335X_CONTROL_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
+    qdev_init_gpio_in_named(DEVICE(obj), am335x_control_dma_direct,
+                            AM335X_CONTROL_DMA_DIRECT,
+                            AM335X_CONTROL_NUM_DMA_EVENTS);
+    qdev_init_gpio_in_named(DEVICE(obj), am335x_control_dma_xbar,
+                            AM335X_CONTROL_DMA_XBAR,
+                            AM335X_CONTROL_NUM_DMA_EVENTS);
+    qdev_init_gpio_out_named(DEVICE(obj), s->dma_event,
+                             AM335X_CONTROL_DMA_EVENT,
+                             AM335X_CONTROL_NUM_DMA_EVENTS);
 }
 
 static const VMStateDescription vmstate_am335x_control = {
     .name = TYPE_AM335X_CONTROL,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(regs, AM335xControlState,
                              AM335X_CONTROL_NUM_REGS),
+        VMSTATE_UINT64(dma_direct, AM335xControlState),
+        VMSTATE_UINT64(dma_xbar, AM335xControlState),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -434,6 +498,7 @@ static void am335x_control_class_init(ObjectClass *klass, void *data)
     dc->vmsd = &vmstate_am335x_control;
     dc->desc = "TI AM335x control module";
     rc->phases.hold = am335x_control_reset_hold;
+    rc->phases.exit = am335x_control_reset_exit;
     device_class_set_props(dc, am335x_control_properties);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }

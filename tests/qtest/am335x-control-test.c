@@ -268,6 +268,48 @@ static void test_bad_offsets(const void *data)
     qtest_quit(qts);
 }
 
+#define TPCC_ER             0x49001000
+#define TPCC_ECR            0x49001008
+#define TPCC_EVT_MUX_12_15  0xf9c
+#define CONTROL_PATH        "/machine/soc/control"
+
+/*
+ * The EDMA event crossbar: channel 12 takes its direct event while its
+ * TPCC_EVT_MUX byte is 0, crossbar input <byte> otherwise.  A rising level
+ * at the chosen source sets the channel's bit in the TPCC's ER.
+ */
+static void test_dma_crossbar(const void *data)
+{
+    QTestState *qts = start(data);
+
+    g_assert_cmphex(qtest_readl(qts, TPCC_ER), ==, 0);
+    qtest_set_irq_in(qts, CONTROL_PATH, "dma-direct", 12, 1);
+    g_assert_cmphex(qtest_readl(qts, TPCC_ER), ==, (1u << 12));
+    qtest_set_irq_in(qts, CONTROL_PATH, "dma-direct", 12, 0);
+    qtest_writel(qts, TPCC_ECR, (1u << 12));
+
+    /* Channel 12 from crossbar input 1 (SDTXEVT2): one byte per channel */
+    qtest_writeb(qts, CONTROL_BASE + TPCC_EVT_MUX_12_15, 1);
+    g_assert_cmphex(ctrl_read(qts, TPCC_EVT_MUX_12_15), ==, 1);
+    qtest_set_irq_in(qts, CONTROL_PATH, "dma-direct", 12, 1);
+    g_assert_cmphex(qtest_readl(qts, TPCC_ER), ==, 0);
+    qtest_set_irq_in(qts, CONTROL_PATH, "dma-xbar", 2, 1);
+    g_assert_cmphex(qtest_readl(qts, TPCC_ER), ==, 0);
+    qtest_set_irq_in(qts, CONTROL_PATH, "dma-xbar", 1, 1);
+    g_assert_cmphex(qtest_readl(qts, TPCC_ER), ==, (1u << 12));
+    qtest_set_irq_in(qts, CONTROL_PATH, "dma-xbar", 1, 0);
+    qtest_writel(qts, TPCC_ECR, (1u << 12));
+
+    /* Back to the direct event, whose request is still up: an edge */
+    qtest_writeb(qts, CONTROL_BASE + TPCC_EVT_MUX_12_15, 0);
+    g_assert_cmphex(qtest_readl(qts, TPCC_ER), ==, (1u << 12));
+
+    /* Only the 6-bit selects are writable. */
+    ctrl_write(qts, TPCC_EVT_MUX_12_15, 0xffffffff);
+    g_assert_cmphex(ctrl_read(qts, TPCC_EVT_MUX_12_15), ==, 0x3f3f3f3f);
+    qtest_quit(qts);
+}
+
 static void add(const char *machine, const char *name, GTestDataFunc fn)
 {
     g_autofree char *path = g_strdup_printf("am335x/control/%s/%s", machine,
@@ -289,6 +331,7 @@ int main(int argc, char **argv)
         add(machines[i], "dcan-raminit", test_dcan_raminit);
         add(machines[i], "vtp", test_vtp);
         add(machines[i], "bad-offsets", test_bad_offsets);
+        add(machines[i], "dma-crossbar", test_dma_crossbar);
     }
     return g_test_run();
 }

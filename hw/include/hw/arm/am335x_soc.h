@@ -104,9 +104,13 @@ qemu_irq am335x_soc_irq(AM335xSoCState *s, int line);
 
 /*
  * The EDMA request input of DMA event @event (AM335x TRM table 11-23),
- * for a peripheral's DMA request line: a rising edge is an event.
+ * for a peripheral's DMA request line: a rising edge is an event.  It
+ * reaches EDMA channel @event while that channel's crossbar mux is 0.
  */
 qemu_irq am335x_soc_dma_event(AM335xSoCState *s, int event);
+
+/* Event crossbar input @input (TRM table 11-24), for the other requests. */
+qemu_irq am335x_soc_dma_xbar_event(AM335xSoCState *s, int input);
 
 /* Physical base of a block in the memory map above. */
 hwaddr am335x_soc_base(int dev);

@@ -42,6 +42,17 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xControlState, AM335X_CONTROL)
  */
 #define AM335X_EFUSE_SMA_ZCZ_1GHZ       0x00011c2f
 
+/*
+ * The EDMA event crossbar (TRM 11.3.20): each of the 64 EDMA channels takes
+ * its direct event ("dma-direct" input n) while its TPCC_EVT_MUX byte is 0,
+ * else crossbar input number <byte> ("dma-xbar").  "dma-event" output n
+ * goes to the EDMA's event input n.
+ */
+#define AM335X_CONTROL_DMA_DIRECT       "dma-direct"
+#define AM335X_CONTROL_DMA_XBAR         "dma-xbar"
+#define AM335X_CONTROL_DMA_EVENT        "dma-event"
+#define AM335X_CONTROL_NUM_DMA_EVENTS   64
+
 struct AM335xControlState {
     SysBusDevice parent_obj;
 
@@ -56,6 +67,11 @@ struct AM335xControlState {
     uint32_t efuse_sma;
     /* MAC_ID0 = mac-base, MAC_ID1 = mac-base with the last byte + 1. */
     MACAddr mac_base;
+
+    /* Event crossbar input levels, one bit per line */
+    uint64_t dma_direct;
+    uint64_t dma_xbar;
+    qemu_irq dma_event[AM335X_CONTROL_NUM_DMA_EVENTS];
 };
 
 #endif
