@@ -33,6 +33,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/module.h"
+#include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
 #include "hw/net/am335x_cpsw.h"
@@ -270,6 +271,7 @@ static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
             trace_am335x_cpsw_tx(n, len);
             am335x_cpsw_count(s, n, false, buf, len);
             qemu_send_packet(qemu_get_queue(s->port[n - 1].nic), buf, len);
+            qemu_bh_schedule(s->flush_bh);
         }
     }
 }
@@ -353,7 +355,13 @@ static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
     return size;
 }
 
-static void am335x_cpsw_rx_ready(void *opaque)
+/*
+ * Frames held back while the host had no RX buffers, or while this device
+ * was busy in an MMIO access (the net layer's reentrancy guard queues what
+ * a netdev answers synchronously to a transmit), are delivered from a
+ * bottom half, outside the access.
+ */
+static void am335x_cpsw_flush_bh(void *opaque)
 {
     AM335xCpswState *s = opaque;
 
@@ -362,6 +370,13 @@ static void am335x_cpsw_rx_ready(void *opaque)
             qemu_flush_queued_packets(qemu_get_queue(s->port[n].nic));
         }
     }
+}
+
+static void am335x_cpsw_rx_ready(void *opaque)
+{
+    AM335xCpswState *s = opaque;
+
+    qemu_bh_schedule(s->flush_bh);
 }
 
 static void am335x_cpsw_set_link(NetClientState *nc)
@@ -663,6 +678,8 @@ static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
     memory_region_add_subregion_overlap(&s->container, CPSW_CPPI_RAM_BASE,
                                         &s->cppi_ram, 1);
 
+    /* Unguarded: the net layer checks the guard on delivery itself. */
+    s->flush_bh = qemu_bh_new(am335x_cpsw_flush_bh, s);
     s->cpdma.ops = &am335x_cpsw_cpdma_ops;
     s->cpdma.ops_opaque = s;
     object_property_set_link(OBJECT(&s->cpdma), "dma-mr", OBJECT(s->dma_mr),

@@ -47,6 +47,7 @@ struct AM335xCpswState {
     MemoryRegion iomem;
     MemoryRegion cppi_ram;
     qemu_irq irq[AM335X_CPSW_NUM_IRQS];
+    QEMUBH *flush_bh;
 
     AM335xCpdmaState cpdma;
     AM335xCpswAleState ale;
