@@ -609,6 +609,7 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
     memset(s->portregs, 0, sizeof(s->portregs));
     memset(s->stats, 0, sizeof(s->stats));
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        am335x_ethphy_reset(&s->phy[n]);
         memset(s->port[n].sl, 0, sizeof(s->port[n].sl));
         s->port[n].sl[R_SL_RX_MAXLEN] = 1518;
         s->port[n].sl[R_SL_RX_PAUSE] = 0xffff;
@@ -728,6 +729,7 @@ static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
         memcpy(p->conf.macaddr.a, s->mac_base.a, 6);
         p->conf.macaddr.a[5] += n;
         if (!p->conf.peers.ncs[0]) {
+            am335x_ethphy_set_link(&s->phy[n], false);  /* no cable */
             continue;
         }
         p->nic = qemu_new_nic(&am335x_cpsw_net_info, &p->conf,

@@ -216,12 +216,15 @@ void am335x_ethphy_set_link(AM335xEthPhyState *s, bool up)
     am335x_ethphy_autoneg(s);
 }
 
-static void am335x_ethphy_reset_hold(Object *obj, ResetType type)
+void am335x_ethphy_reset(AM335xEthPhyState *s)
 {
-    AM335xEthPhyState *s = AM335X_ETHPHY(obj);
-
     memset(s->vendor, 0, sizeof(s->vendor));
     am335x_ethphy_soft_reset(s);
+}
+
+static void am335x_ethphy_reset_hold(Object *obj, ResetType type)
+{
+    am335x_ethphy_reset(AM335X_ETHPHY(obj));
 }
 
 static void am335x_ethphy_init(Object *obj)

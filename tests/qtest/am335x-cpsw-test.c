@@ -143,7 +143,7 @@ static void test_mdio(const void *data)
 {
     const char *machine = data;
     bool evm = !strcmp(machine, "am335x-evm");
-    QTestState *qts = qtest_initf("-M %s", machine);
+    QTestState *qts = qtest_initf("-M %s -nic none", machine);
 
     g_assert_cmphex(qtest_readl(qts, MDIO_ALIVE), ==, 0);
     qtest_writel(qts, MDIO_CONTROL, BIT(30) | 0xff);

@@ -32,6 +32,11 @@ struct AM335xEthPhyState {
     bool gigabit;
 };
 
+/*
+ * Power-on reset, for the MAC that owns the PHY: the PHY is on no bus, so
+ * a machine reset reaches it through its MAC.
+ */
+void am335x_ethphy_reset(AM335xEthPhyState *s);
 /* MDIO register access; @reg is 0-31. */
 uint16_t am335x_ethphy_read(AM335xEthPhyState *s, unsigned reg);
 void am335x_ethphy_write(AM335xEthPhyState *s, unsigned reg, uint16_t val);
