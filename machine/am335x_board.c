@@ -49,6 +49,8 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                              &error_abort);
     object_property_set_str(OBJECT(soc), "mac-base", cfg->mac_base,
                             &error_abort);
+    object_property_set_uint(OBJECT(soc), "eth-phy-id", cfg->eth_phy_id,
+                             &error_abort);
     object_property_set_uint(OBJECT(soc), "mpu-mhz", cfg->mpu_mhz,
                              &error_abort);
     object_property_set_uint(OBJECT(soc), "ddr-mhz", cfg->ddr_mhz,

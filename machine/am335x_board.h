@@ -14,6 +14,7 @@ typedef struct AM335xBoardConfig {
     uint32_t sysboot;       /* SYSBOOT[15:0] pin straps */
     uint32_t dev_feature;   /* DEV_FEATURE: which AM335x part */
     const char *mac_base;   /* MAC ID efuses: MAC0, MAC1 = MAC0 + 1 */
+    uint32_t eth_phy_id;    /* the Ethernet PHY at MDIO address 0 */
     uint32_t mpu_mhz;       /* MPU DPLL as the bootloader leaves it */
     uint32_t ddr_mhz;       /* DDR DPLL as the bootloader leaves it */
     /*

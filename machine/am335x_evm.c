@@ -19,6 +19,8 @@ static const AM335xBoardConfig am335x_evm_config = {
     /* AM3359 */
     .dev_feature = 0x20ff0383,
     .mac_base = "c8:a0:30:33:5e:00",
+    /* Atheros AR8031, RGMII, at MDIO address 0 */
+    .eth_phy_id = AM335X_ETHPHY_ID_AR8031,
     /* U-Boot's SPL: MPU OPP120 720 MHz, DDR2 at 266 MHz */
     .mpu_mhz = 720,
     .ddr_mhz = 266,

@@ -22,6 +22,7 @@
 #include "system/system.h"
 #include "exec/address-spaces.h"
 #include "hw/qdev-clock.h"
+#include "net/net.h"
 
 static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_BOOT_ROM]   = 0x40000000,
@@ -61,6 +62,7 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_MMC0]       = 0x48060000,
     [AM335X_DEV_MMC1]       = 0x481d8000,
     [AM335X_DEV_MMC2]       = 0x47810000,
+    [AM335X_DEV_CPSW]       = 0x4a100000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -92,6 +94,8 @@ static const struct {
 } am335x_mmc_dma[AM335X_NUM_MMC] = {
     { false, 24, 25 }, { false, 2, 3 }, { true, 1, 2 }
 };
+/* CPSW C0_RX_THRESH_PEND, C0_RX_PEND, C0_TX_PEND, C0_MISC_PEND */
+static const int am335x_cpsw_irq[AM335X_CPSW_NUM_IRQS] = { 40, 41, 42, 43 };
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -206,6 +210,8 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_MMC; i++) {
         object_initialize_child(obj, "mmc[*]", &s->mmc[i], TYPE_AM335X_HSMMC);
     }
+    object_initialize_child(obj, "cpsw", &s->cpsw, TYPE_AM335X_CPSW);
+    object_property_add_alias(obj, "eth-phy-id", OBJECT(&s->cpsw), "phy-id");
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
                                 TYPE_AM335X_SYSC);
@@ -257,6 +263,38 @@ static bool am335x_soc_realize_edma(AM335xSoCState *s, Error **errp)
     }
     for (int i = 0; i < AM335X_EDMA_TPCC_NUM_IRQS; i++) {
         sysbus_connect_irq(cc, i, am335x_soc_irq(s, am335x_edma_tpcc_irq[i]));
+    }
+    return true;
+}
+
+/*
+ * The CPSW: slave port 1 gets the first -nic (or -net nic) without a model
+ * or with model am335x-cpsw, port 2 the second.  The ports' MAC addresses
+ * are the control module's e-fuses, which Linux programs.
+ */
+static bool am335x_soc_realize_cpsw(AM335xSoCState *s, Error **errp)
+{
+    SysBusDevice *sbd = SYS_BUS_DEVICE(&s->cpsw);
+    static const char * const netdev_props[] = { "netdev", "netdev2" };
+
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        NICInfo *nd = qemu_find_nic_info(TYPE_AM335X_CPSW, true, NULL);
+
+        if (!nd) {
+            break;
+        }
+        qdev_prop_set_netdev(DEVICE(sbd), netdev_props[n], nd->netdev);
+        nd->instantiated = 1;
+    }
+    qdev_prop_set_macaddr(DEVICE(sbd), "mac-base", s->control.mac_base.a);
+    object_property_set_link(OBJECT(sbd), "dma-mr",
+                             OBJECT(get_system_memory()), &error_abort);
+    if (!sysbus_realize(sbd, errp)) {
+        return false;
+    }
+    sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_CPSW]);
+    for (int i = 0; i < AM335X_CPSW_NUM_IRQS; i++) {
+        sysbus_connect_irq(sbd, i, am335x_soc_irq(s, am335x_cpsw_irq[i]));
     }
     return true;
 }
@@ -433,6 +471,10 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
             am335x_mmc_dma[i].xbar ?
             am335x_soc_dma_xbar_event(s, am335x_mmc_dma[i].rx) :
             am335x_soc_dma_event(s, am335x_mmc_dma[i].rx));
+    }
+
+    if (!am335x_soc_realize_cpsw(s, errp)) {
+        return;
     }
 
     /* The OCP wrappers of the target modules not modelled in full yet */

@@ -20,6 +20,8 @@ static const AM335xBoardConfig beaglebone_black_config = {
     .dev_feature = 0x20fd0383,
     /* Locally chosen, in TI's OUI; -global am335x-control.mac-base= */
     .mac_base = "d0:39:72:33:5b:00",
+    /* SMSC LAN8710A, MII, at MDIO address 0 */
+    .eth_phy_id = AM335X_ETHPHY_ID_LAN8710A,
     /* U-Boot's SPL: MPU OPP Nitro 1 GHz, DDR3L at 400 MHz */
     .mpu_mhz = 1000,
     .ddr_mhz = 400,

@@ -5,7 +5,7 @@
  * trees enable (the two trees enable the same set; some with their child
  * device disabled, which ti-sysc probes all the same), less the blocks that
  * have their own models: UART0-5, DMTIMER0-7, INTC, PRCM, the control
- * module, the EDMA (TPCC, TPTC0-2) and MMCHS0-2.
+ * module, the EDMA (TPCC, TPTC0-2), MMCHS0-2 and the CPSW.
  *
  * Layout: REV/SYSCONFIG/SYSSTATUS offsets and the wrapper type come from the
  * target-module nodes (reg, reg-names, compatible).  sysc_mask is the node's
@@ -153,18 +153,8 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x1fe4, .sysc_type = OMAP2, .sysc_mask = 0x19,
         .syss_offset = NONE,
     },
-    /* L4_FAST */
+    /* L4_FAST (the CPSW at 0x4a100000 has its own model) */
     {
-        /*
-         * ti-sysc "cpgmac" (CPSW_WR IDVER at 0x1200): 0x4edb1902 under mask
-         * 0xffff00f0.  The "SYSSTATUS" at 0x1204 is CPSW_WR SOFT_RESET,
-         * which reads 0 once its reset is over.
-         */
-        .name = "cpsw", .base = 0x4a100000, .size = 32 * KiB,
-        .rev_offset = 0x1200, .revision = 0x4edb1902,
-        .sysc_offset = 0x1208, .sysc_type = SIMPLE, .sysc_mask = 0xf,
-        .syss_offset = 0x1204, .syss_resetdone_bit = NONE,
-    }, {
         /*
          * ti-sysc "pruss": 0x47000000 under mask 0xff000000.  SYSCFG bit 5
          * (SUB_MWAIT) is a status bit: it reads 0, "ready".

@@ -53,7 +53,6 @@ for _board in g.BOARDS:
 # I2C1 sensors).  The clean-probe test reports them as "known" instead of
 # failing; each entry goes when its model lands.
 UNMODELLED = "|".join([
-    r"davinci_mdio|cpsw|4a10",      # CPSW: issue 5
     r"4830e000\.lcdc|tilcdc",       # LCDC
     r"asoc-simple-card|sound",      # McASP + codecs
     r"tda998x|0-0070",              # BBB HDMI framer (absent)

@@ -61,6 +61,7 @@ DEBIAN_MODULES = {
     "wdt": ["omap_wdt"],
     "i2c": ["i2c-dev"],
     "mmc": ["sdhci-omap"],
+    "net": ["davinci_mdio", "phy_gmii_sel", "smsc", "at803x", "ti_cpsw_new"],
     "fs": ["crc32c_generic", "ext4", "vfat", "nls_cp437", "nls_ascii"],
 }
 

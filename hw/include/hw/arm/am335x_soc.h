@@ -21,6 +21,7 @@
 #include "hw/misc/am335x_control.h"
 #include "hw/misc/am335x_prcm.h"
 #include "hw/misc/am335x_sysc.h"
+#include "hw/net/am335x_cpsw.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_SOC "am335x-soc"
@@ -72,6 +73,7 @@ enum {
     AM335X_DEV_MMC0,
     AM335X_DEV_MMC1,
     AM335X_DEV_MMC2,
+    AM335X_DEV_CPSW,
     AM335X_DEV_DDR,
 };
 
@@ -91,6 +93,7 @@ struct AM335xSoCState {
     AM335xEdmaTpccState edma_tpcc;
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xHsmmcState mmc[AM335X_NUM_MMC];
+    AM335xCpswState cpsw;
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;

@@ -1,0 +1,79 @@
+/*
+ * TI AM335x 3-port Ethernet switch subsystem (CPSW)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_NET_AM335X_CPSW_H
+#define HW_NET_AM335X_CPSW_H
+
+#include "hw/sysbus.h"
+#include "net/net.h"
+#include "hw/net/am335x_cpdma.h"
+#include "hw/net/am335x_cpsw_ale.h"
+#include "hw/net/am335x_mdio.h"
+#include "hw/net/am335x_ethphy.h"
+#include "qom/object.h"
+
+#define TYPE_AM335X_CPSW "am335x-cpsw"
+OBJECT_DECLARE_SIMPLE_TYPE(AM335xCpswState, AM335X_CPSW)
+
+#define AM335X_CPSW_MMIO_SIZE   0x8000  /* the target module's window */
+#define AM335X_CPSW_NUM_SLAVES  2
+#define AM335X_CPSW_STATS_WORDS 36
+
+/* Output IRQs in sysbus order: C0_RX_THRESH_PEND, C0_RX_PEND, ... */
+enum {
+    AM335X_CPSW_IRQ_RX_THRESH,
+    AM335X_CPSW_IRQ_RX,
+    AM335X_CPSW_IRQ_TX,
+    AM335X_CPSW_IRQ_MISC,
+    AM335X_CPSW_NUM_IRQS,
+};
+
+typedef struct AM335xCpswState AM335xCpswState;
+
+typedef struct AM335xCpswPort {
+    AM335xCpswState *cpsw;
+    int num;                /* 1 or 2 */
+    NICState *nic;
+    NICConf conf;
+    uint32_t sl[16];        /* CPGMAC_SL registers */
+} AM335xCpswPort;
+
+struct AM335xCpswState {
+    SysBusDevice parent_obj;
+
+    MemoryRegion container;
+    MemoryRegion iomem;
+    MemoryRegion cppi_ram;
+    qemu_irq irq[AM335X_CPSW_NUM_IRQS];
+    QEMUBH *flush_bh;
+
+    AM335xCpdmaState cpdma;
+    AM335xCpswAleState ale;
+    AM335xMdioState mdio;
+    AM335xEthPhyState phy[AM335X_CPSW_NUM_SLAVES];
+    AM335xCpswPort port[AM335X_CPSW_NUM_SLAVES];
+
+    uint32_t ss[16];            /* CPSW_SS */
+    uint32_t portregs[0x300 / 4]; /* CPSW_PORT, 0x100-0x3ff */
+    uint32_t stats[AM335X_CPSW_STATS_WORDS];
+    uint32_t wr[0x90 / 4];      /* CPSW_WR */
+    bool mdio_irq[2];
+
+    /* CPTS */
+    uint32_t cpts_control;
+    uint32_t cpts_load_val;
+    uint32_t cpts_int_raw;
+    uint32_t cpts_int_enable;
+    uint32_t cpts_event[2];     /* one-deep event FIFO: low, high */
+    int64_t cpts_ref_ns;        /* virtual time of counter value 0 */
+
+    /* Properties */
+    MACAddr mac_base;
+    uint32_t phy_id;
+    uint32_t cpts_hz;
+    MemoryRegion *dma_mr;
+};
+
+#endif

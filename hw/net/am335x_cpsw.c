@@ -1,0 +1,831 @@
+/*
+ * TI AM335x 3-port Ethernet switch subsystem (CPSW)
+ *
+ * The container of the CPSW_3G at 0x4a100000: the subsystem (SS) and port
+ * registers, the statistics, the CPTS time stamp counter, the two
+ * CPGMAC_SL MACs, the wrapper (WR) that turns the CPDMA's per-channel
+ * interrupts into the four INTC lines through its enables, and the 8 KiB
+ * CPPI RAM for descriptors; with the CPDMA, ALE and MDIO as child devices
+ * mapped over it, and the boards' PHYs behind the MDIO.  Each slave port
+ * is a QEMU NIC.
+ *
+ * Frames from a slave port go where the ALE says: to the host (CPDMA RX,
+ * channel by the host port's priority map) and/or out of the other slave
+ * port.  Frames from the host go to the port the descriptor directs them
+ * to, or where the ALE says.  A MAC passes frames only with GMII_EN set
+ * and its PHY's link up.  The wrapper's CONTROL, IDVER and SOFT_RESET are
+ * also what ti-sysc drives as this target module's SYSCONFIG, REV and
+ * SYSSTATUS.
+ *
+ * The NICs' MAC addresses are those of the control module's e-fuses
+ * (mac-base, +1 for port 2), which is where Linux gets them from.
+ *
+ * Not modelled: interrupt pacing (C0_RX_IMAX/C0_TX_IMAX are stored, every
+ * completion interrupts), flow control and pause frames, the FIFOs and
+ * their priorities, VLAN tag insertion/removal on egress, the CPTS's
+ * hardware push and Ethernet event time stamps, the RGMII status.
+ *
+ * Reference: AM335x TRM (SPRUH73), chapter 14.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "hw/net/am335x_cpsw.h"
+#include "hw/irq.h"
+#include "hw/qdev-properties.h"
+#include "hw/registerfields.h"
+#include "migration/vmstate.h"
+#include "net/eth.h"
+#include "trace.h"
+
+/* Offsets in the CPSW's window */
+#define CPSW_PORT_BASE      0x100
+#define CPSW_PORT_END       0x400
+#define CPSW_CPDMA_BASE     0x800
+#define CPSW_STATS_BASE     0x900
+#define CPSW_STATERAM_BASE  0xa00
+#define CPSW_CPTS_BASE      0xc00
+#define CPSW_ALE_BASE       0xd00
+#define CPSW_SL1_BASE       0xd80
+#define CPSW_SL_SIZE        0x40
+#define CPSW_MDIO_BASE      0x1000
+#define CPSW_WR_BASE        0x1200
+#define CPSW_WR_SIZE        0x90
+#define CPSW_CPPI_RAM_BASE  0x2000
+#define CPSW_CPPI_RAM_SIZE  0x2000
+
+/* CPSW_SS */
+REG32(SS_ID_VER, 0x00)
+REG32(SS_CONTROL, 0x04)
+REG32(SS_SOFT_RESET, 0x08)
+REG32(SS_STAT_PORT_EN, 0x0c)
+REG32(SS_PTYPE, 0x10)
+REG32(SS_SOFT_IDLE, 0x14)
+REG32(SS_THRU_RATE, 0x18)
+REG32(SS_GAP_THRESH, 0x1c)
+REG32(SS_TX_START_WDS, 0x20)
+REG32(SS_FLOW_CONTROL, 0x24)
+REG32(SS_VLAN_LTYPE, 0x28)
+REG32(SS_TS_LTYPE, 0x2c)
+REG32(SS_DLR_LTYPE, 0x30)
+
+/* CPSW_PORT, relative to CPSW_PORT_BASE */
+#define P0_PORT_VLAN        0x014
+#define P0_CPDMA_RX_CH_MAP  0x020
+#define PN_PORT_VLAN(n)     (0x100 * (n) + 0x014)
+
+/* CPGMAC_SL */
+REG32(SL_IDVER, 0x00)
+REG32(SL_MACCONTROL, 0x04)
+    FIELD(SL_MACCONTROL, GMII_EN, 5, 1)
+REG32(SL_MACSTATUS, 0x08)
+REG32(SL_SOFT_RESET, 0x0c)
+REG32(SL_RX_MAXLEN, 0x10)
+REG32(SL_BOFFTEST, 0x14)
+REG32(SL_RX_PAUSE, 0x18)
+REG32(SL_TX_PAUSE, 0x1c)
+REG32(SL_EMCONTROL, 0x20)
+REG32(SL_RX_PRI_MAP, 0x24)
+REG32(SL_TX_GAP, 0x28)
+
+/* CPTS */
+REG32(CPTS_IDVER, 0x00)
+REG32(CPTS_CONTROL, 0x04)
+    FIELD(CPTS_CONTROL, CPTS_EN, 0, 1)
+REG32(CPTS_TS_PUSH, 0x0c)
+REG32(CPTS_TS_LOAD_VAL, 0x10)
+REG32(CPTS_TS_LOAD_EN, 0x14)
+REG32(CPTS_INTSTAT_RAW, 0x20)
+REG32(CPTS_INTSTAT_MASKED, 0x24)
+REG32(CPTS_INT_ENABLE, 0x28)
+REG32(CPTS_EVENT_POP, 0x30)
+REG32(CPTS_EVENT_LOW, 0x34)
+REG32(CPTS_EVENT_HIGH, 0x38)
+
+/* CPSW_WR */
+REG32(WR_IDVER, 0x00)
+REG32(WR_SOFT_RESET, 0x04)
+REG32(WR_CONTROL, 0x08)
+REG32(WR_INT_CONTROL, 0x0c)
+REG32(WR_C0_RX_THRESH_EN, 0x10)
+REG32(WR_C0_RX_EN, 0x14)
+REG32(WR_C0_TX_EN, 0x18)
+REG32(WR_C0_MISC_EN, 0x1c)
+REG32(WR_C2_MISC_EN, 0x3c)
+REG32(WR_C0_RX_THRESH_STAT, 0x40)
+REG32(WR_C2_MISC_STAT, 0x6c)
+REG32(WR_C0_RX_IMAX, 0x70)
+REG32(WR_C2_TX_IMAX, 0x84)
+REG32(WR_RGMII_CTL, 0x88)
+
+/* C0_MISC_STAT bits */
+#define MISC_MDIO_USERINT   (1u << 0)
+#define MISC_MDIO_LINKINT   (1u << 1)
+#define MISC_HOST_PEND      (1u << 2)
+#define MISC_STAT_PEND      (1u << 3)
+#define MISC_EVNT_PEND      (1u << 4)
+
+/* Identification values (TRM 14.5; Linux prints "cpsw version 1.12") */
+#define CPSW_SS_IDVER       0x00190112
+#define CPSW_SL_IDVER       0x00170112
+#define CPSW_CPTS_IDVER     0x4e8a0101
+/* ti-sysc "cpgmac" quirk: 0x4edb1902 under mask 0xffff00f0 */
+#define CPSW_WR_IDVER       0x4edb1902
+#define CPSW_WR_CONTROL_MASK 0xf    /* MMR_IDLEMODE, MMR_STDBYMODE */
+
+/* STATS words */
+enum {
+    ST_RXGOODFRAMES = 0x00 / 4,
+    ST_RXBROADCAST = 0x04 / 4,
+    ST_RXMULTICAST = 0x08 / 4,
+    ST_RXOCTETS = 0x30 / 4,
+    ST_TXGOODFRAMES = 0x34 / 4,
+    ST_TXBROADCAST = 0x38 / 4,
+    ST_TXMULTICAST = 0x3c / 4,
+    ST_TXOCTETS = 0x64 / 4,
+    ST_64 = 0x68 / 4,
+    ST_65_127,
+    ST_128_255,
+    ST_256_511,
+    ST_512_1023,
+    ST_1024_UP,
+    ST_NETOCTETS = 0x80 / 4,
+    ST_RXDMAOVERRUNS = 0x8c / 4,
+};
+
+#define ETH_MIN_FRAME       60  /* without the FCS */
+#define ETH_FCS_LEN         4
+
+static void am335x_cpsw_update_irq(void *opaque)
+{
+    AM335xCpswState *s = opaque;
+    uint32_t *wr = s->wr;
+    uint32_t misc = 0;
+
+    if (s->cpts_int_raw & s->cpts_int_enable) {
+        misc |= MISC_EVNT_PEND;
+    }
+    if (am335x_cpdma_host_error_pending(&s->cpdma)) {
+        misc |= MISC_HOST_PEND;
+    }
+    if (s->mdio_irq[AM335X_MDIO_IRQ_LINK]) {
+        misc |= MISC_MDIO_LINKINT;
+    }
+    if (s->mdio_irq[AM335X_MDIO_IRQ_USER]) {
+        misc |= MISC_MDIO_USERINT;
+    }
+    /* C0-C2 status: the raw pending status through each core's enables */
+    for (int c = 0; c < 3; c++) {
+        wr[R_WR_C0_RX_THRESH_STAT + 4 * c] =
+            am335x_cpdma_rx_thresh_pending(&s->cpdma) &
+            wr[R_WR_C0_RX_THRESH_EN + 4 * c];
+        wr[R_WR_C0_RX_THRESH_STAT + 4 * c + 1] =
+            am335x_cpdma_rx_pending(&s->cpdma) & wr[R_WR_C0_RX_EN + 4 * c];
+        wr[R_WR_C0_RX_THRESH_STAT + 4 * c + 2] =
+            am335x_cpdma_tx_pending(&s->cpdma) & wr[R_WR_C0_TX_EN + 4 * c];
+        wr[R_WR_C0_RX_THRESH_STAT + 4 * c + 3] =
+            misc & wr[R_WR_C0_MISC_EN + 4 * c];
+    }
+    for (int i = 0; i < AM335X_CPSW_NUM_IRQS; i++) {
+        qemu_set_irq(s->irq[i], wr[R_WR_C0_RX_THRESH_STAT + i] != 0);
+    }
+}
+
+static void am335x_cpsw_mdio_irq(void *opaque, int n, int level)
+{
+    AM335xCpswState *s = opaque;
+
+    s->mdio_irq[n] = level;
+    am335x_cpsw_update_irq(s);
+}
+
+/* Statistics: the counters of the ports STAT_PORT_EN enables, summed. */
+static void am335x_cpsw_count(AM335xCpswState *s, int port, bool rx,
+                              const uint8_t *buf, size_t len)
+{
+    uint32_t *st = s->stats;
+    size_t wire = MAX(len, ETH_MIN_FRAME) + ETH_FCS_LEN;
+
+    if (!(s->ss[R_SS_STAT_PORT_EN] & (1u << port))) {
+        return;
+    }
+    if (rx) {
+        st[ST_RXGOODFRAMES]++;
+        st[ST_RXOCTETS] += wire;
+        if (is_broadcast_ether_addr(buf)) {
+            st[ST_RXBROADCAST]++;
+        } else if (is_multicast_ether_addr(buf)) {
+            st[ST_RXMULTICAST]++;
+        }
+    } else {
+        st[ST_TXGOODFRAMES]++;
+        st[ST_TXOCTETS] += wire;
+        if (is_broadcast_ether_addr(buf)) {
+            st[ST_TXBROADCAST]++;
+        } else if (is_multicast_ether_addr(buf)) {
+            st[ST_TXMULTICAST]++;
+        }
+    }
+    st[wire <= 64 ? ST_64 : wire <= 127 ? ST_65_127 :
+       wire <= 255 ? ST_128_255 : wire <= 511 ? ST_256_511 :
+       wire <= 1023 ? ST_512_1023 : ST_1024_UP]++;
+    st[ST_NETOCTETS] += wire;
+}
+
+static bool am335x_cpsw_port_up(AM335xCpswState *s, int n)
+{
+    AM335xCpswPort *p = &s->port[n - 1];
+
+    return p->nic && FIELD_EX32(p->sl[R_SL_MACCONTROL], SL_MACCONTROL,
+                                GMII_EN) &&
+           am335x_ethphy_link_ok(&s->phy[n - 1]);
+}
+
+/* A frame's VLAN and priority: its tag's, or the ingress port's. */
+static void am335x_cpsw_frame_vlan(AM335xCpswState *s, const uint8_t *buf,
+                                   size_t len, uint32_t port_vlan,
+                                   unsigned *vid, unsigned *pri)
+{
+    if (len >= 18 && lduw_be_p(buf + 12) == ETH_P_VLAN) {
+        uint16_t tci = lduw_be_p(buf + 14);
+
+        *vid = tci & 0xfff;
+        *pri = tci >> 13;
+    } else {
+        *vid = port_vlan & 0xfff;
+        *pri = (port_vlan >> 13) & 7;
+    }
+}
+
+static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
+                               const uint8_t *buf, size_t len)
+{
+    for (int n = 1; n <= AM335X_CPSW_NUM_SLAVES; n++) {
+        if ((mask & (1u << n)) && am335x_cpsw_port_up(s, n)) {
+            trace_am335x_cpsw_tx(n, len);
+            am335x_cpsw_count(s, n, false, buf, len);
+            qemu_send_packet(qemu_get_queue(s->port[n - 1].nic), buf, len);
+            qemu_bh_schedule(s->flush_bh);
+        }
+    }
+}
+
+static void am335x_cpsw_transmit(void *opaque, int to_port,
+                                 const uint8_t *buf, size_t len)
+{
+    AM335xCpswState *s = opaque;
+    unsigned vid, pri;
+    uint32_t mask;
+
+    am335x_cpsw_count(s, 0, true, buf, len);
+    if (to_port >= 1 && to_port <= AM335X_CPSW_NUM_SLAVES) {
+        am335x_cpsw_egress(s, 1u << to_port, buf, len);
+        return;
+    }
+    if (to_port == 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: frame directed to the "
+                      "host port\n");
+        return;
+    }
+    am335x_cpsw_frame_vlan(s, buf, len,
+                           s->portregs[P0_PORT_VLAN / 4], &vid, &pri);
+    mask = am335x_cpsw_ale_forward(&s->ale, 0, buf, len, vid);
+    am335x_cpsw_egress(s, mask, buf, len);
+}
+
+static bool am335x_cpsw_can_receive(NetClientState *nc)
+{
+    AM335xCpswPort *p = qemu_get_nic_opaque(nc);
+    AM335xCpdmaState *dma = &p->cpsw->cpdma;
+
+    /*
+     * Wait for RX buffers only while the host is receiving at all: what a
+     * stopped DMA would not take is dropped, as a real switch would.
+     */
+    for (int ch = 0; ch < AM335X_CPDMA_NUM_CH; ch++) {
+        if (am335x_cpdma_can_receive(dma, ch)) {
+            return true;
+        }
+    }
+    return !(dma->rx_control & 1) || !am335x_cpsw_port_up(p->cpsw, p->num);
+}
+
+static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
+                                   size_t size)
+{
+    AM335xCpswPort *p = qemu_get_nic_opaque(nc);
+    AM335xCpswState *s = p->cpsw;
+    uint8_t padded[ETH_MIN_FRAME];
+    unsigned vid, pri, ch;
+    uint32_t mask;
+
+    if (!am335x_cpsw_port_up(s, p->num) || size < 14) {
+        return size;
+    }
+    if (size > (p->sl[R_SL_RX_MAXLEN] & 0x3fff)) {
+        return size;    /* oversize: the MAC drops it */
+    }
+    /* Short frames arrive padded from a real wire. */
+    if (size < ETH_MIN_FRAME) {
+        memcpy(padded, buf, size);
+        memset(padded + size, 0, ETH_MIN_FRAME - size);
+        buf = padded;
+        size = ETH_MIN_FRAME;
+    }
+    am335x_cpsw_count(s, p->num, true, buf, size);
+    am335x_cpsw_frame_vlan(s, buf, size, s->portregs[PN_PORT_VLAN(p->num) / 4],
+                           &vid, &pri);
+    mask = am335x_cpsw_ale_forward(&s->ale, p->num, buf, size, vid);
+    trace_am335x_cpsw_rx(p->num, size, vid, mask);
+    if (mask & 1) {
+        ch = (s->portregs[P0_CPDMA_RX_CH_MAP / 4] >> (4 * pri)) & 7;
+        if (am335x_cpdma_receive(&s->cpdma, ch, p->num, buf, size)) {
+            am335x_cpsw_count(s, 0, false, buf, size);
+        } else if (s->ss[R_SS_STAT_PORT_EN] & 1) {
+            s->stats[ST_RXDMAOVERRUNS]++;
+        }
+    }
+    am335x_cpsw_egress(s, mask & ~1u, buf, size);
+    return size;
+}
+
+/*
+ * Frames held back while the host had no RX buffers, or while this device
+ * was busy in an MMIO access (the net layer's reentrancy guard queues what
+ * a netdev answers synchronously to a transmit), are delivered from a
+ * bottom half, outside the access.
+ */
+static void am335x_cpsw_flush_bh(void *opaque)
+{
+    AM335xCpswState *s = opaque;
+
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        if (s->port[n].nic) {
+            qemu_flush_queued_packets(qemu_get_queue(s->port[n].nic));
+        }
+    }
+}
+
+static void am335x_cpsw_rx_ready(void *opaque)
+{
+    AM335xCpswState *s = opaque;
+
+    qemu_bh_schedule(s->flush_bh);
+}
+
+static void am335x_cpsw_set_link(NetClientState *nc)
+{
+    AM335xCpswPort *p = qemu_get_nic_opaque(nc);
+    AM335xCpswState *s = p->cpsw;
+
+    am335x_ethphy_set_link(&s->phy[p->num - 1], !nc->link_down);
+    am335x_mdio_poll(&s->mdio);
+}
+
+static NetClientInfo am335x_cpsw_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = am335x_cpsw_can_receive,
+    .receive = am335x_cpsw_receive,
+    .link_status_changed = am335x_cpsw_set_link,
+};
+
+static const AM335xCpdmaOps am335x_cpsw_cpdma_ops = {
+    .transmit = am335x_cpsw_transmit,
+    .rx_ready = am335x_cpsw_rx_ready,
+    .irq_update = am335x_cpsw_update_irq,
+};
+
+/* CPTS: the counter runs at cpts-hz while CPTS_EN is set. */
+static uint32_t am335x_cpsw_cpts_counter(AM335xCpswState *s)
+{
+    int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->cpts_ref_ns;
+
+    if (!FIELD_EX32(s->cpts_control, CPTS_CONTROL, CPTS_EN)) {
+        return s->cpts_load_val;
+    }
+    return s->cpts_load_val +
+           (uint32_t)muldiv64(ns, s->cpts_hz, NANOSECONDS_PER_SECOND);
+}
+
+static void am335x_cpsw_cpts_load(AM335xCpswState *s, uint32_t val)
+{
+    s->cpts_load_val = val;
+    s->cpts_ref_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static uint32_t am335x_cpsw_cpts_read(AM335xCpswState *s, hwaddr offset)
+{
+    switch (offset) {
+    case A_CPTS_IDVER:
+        return CPSW_CPTS_IDVER;
+    case A_CPTS_CONTROL:
+        return s->cpts_control;
+    case A_CPTS_TS_LOAD_VAL:
+        return s->cpts_load_val;
+    case A_CPTS_INTSTAT_RAW:
+        return s->cpts_int_raw;
+    case A_CPTS_INTSTAT_MASKED:
+        return s->cpts_int_raw & s->cpts_int_enable;
+    case A_CPTS_INT_ENABLE:
+        return s->cpts_int_enable;
+    case A_CPTS_EVENT_LOW:
+        return s->cpts_event[0];
+    case A_CPTS_EVENT_HIGH:
+        return s->cpts_event[1];
+    default:
+        return 0;
+    }
+}
+
+static void am335x_cpsw_cpts_write(AM335xCpswState *s, hwaddr offset,
+                                   uint32_t v)
+{
+    switch (offset) {
+    case A_CPTS_CONTROL:
+        if ((v ^ s->cpts_control) & R_CPTS_CONTROL_CPTS_EN_MASK) {
+            am335x_cpsw_cpts_load(s, am335x_cpsw_cpts_counter(s));
+        }
+        s->cpts_control = v & 0xfff;
+        break;
+    case A_CPTS_TS_PUSH:
+        if ((v & 1) && FIELD_EX32(s->cpts_control, CPTS_CONTROL, CPTS_EN)) {
+            /* A one-deep event FIFO: a push event, type 0, port 0 */
+            s->cpts_event[0] = am335x_cpsw_cpts_counter(s);
+            s->cpts_event[1] = 0;
+            s->cpts_int_raw = 1;
+        }
+        break;
+    case A_CPTS_TS_LOAD_VAL:
+        s->cpts_load_val = v;
+        break;
+    case A_CPTS_TS_LOAD_EN:
+        if (v & 1) {
+            am335x_cpsw_cpts_load(s, s->cpts_load_val);
+        }
+        break;
+    case A_CPTS_INT_ENABLE:
+        s->cpts_int_enable = v & 1;
+        break;
+    case A_CPTS_EVENT_POP:
+        if (v & 1) {
+            s->cpts_int_raw = 0;
+        }
+        break;
+    default:
+        break;
+    }
+    am335x_cpsw_update_irq(s);
+}
+
+static uint64_t am335x_cpsw_read(void *opaque, hwaddr offset, unsigned size)
+{
+    AM335xCpswState *s = opaque;
+    uint32_t val = 0;
+
+    if (offset < 0x34) {
+        val = offset == A_SS_ID_VER ? CPSW_SS_IDVER : s->ss[offset / 4];
+    } else if (offset >= CPSW_PORT_BASE && offset < CPSW_PORT_END) {
+        val = s->portregs[(offset - CPSW_PORT_BASE) / 4];
+    } else if (offset >= CPSW_STATS_BASE &&
+               offset < CPSW_STATS_BASE + 4 * AM335X_CPSW_STATS_WORDS) {
+        val = s->stats[(offset - CPSW_STATS_BASE) / 4];
+    } else if (offset >= CPSW_CPTS_BASE && offset < CPSW_CPTS_BASE + 0x40) {
+        val = am335x_cpsw_cpts_read(s, offset - CPSW_CPTS_BASE);
+    } else if (offset >= CPSW_SL1_BASE &&
+               offset < CPSW_SL1_BASE + 2 * CPSW_SL_SIZE) {
+        int n = (offset - CPSW_SL1_BASE) / CPSW_SL_SIZE;
+        hwaddr r = (offset - CPSW_SL1_BASE) % CPSW_SL_SIZE;
+
+        val = r == A_SL_IDVER ? CPSW_SL_IDVER :
+              r < 0x30 ? s->port[n].sl[r / 4] : 0;
+    } else if (offset >= CPSW_WR_BASE &&
+               offset < CPSW_WR_BASE + CPSW_WR_SIZE) {
+        hwaddr r = offset - CPSW_WR_BASE;
+
+        am335x_cpsw_update_irq(s);
+        val = r == A_WR_IDVER ? CPSW_WR_IDVER : s->wr[r / 4];
+    } else {
+        qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: bad read offset 0x%"
+                      HWADDR_PRIx "\n", offset);
+    }
+    trace_am335x_cpsw_reg_read(offset, val);
+    return val;
+}
+
+static void am335x_cpsw_write(void *opaque, hwaddr offset, uint64_t value,
+                              unsigned size)
+{
+    AM335xCpswState *s = opaque;
+    uint32_t v = value;
+
+    trace_am335x_cpsw_reg_write(offset, v);
+    if (offset < 0x34) {
+        switch (offset) {
+        case A_SS_ID_VER:
+            break;
+        case A_SS_SOFT_RESET:
+            /* Completes at once; the register state is kept. */
+            break;
+        default:
+            s->ss[offset / 4] = v;
+            break;
+        }
+    } else if (offset >= CPSW_PORT_BASE && offset < CPSW_PORT_END) {
+        s->portregs[(offset - CPSW_PORT_BASE) / 4] = v;
+    } else if (offset >= CPSW_STATS_BASE &&
+               offset < CPSW_STATS_BASE + 4 * AM335X_CPSW_STATS_WORDS) {
+        /* Write to decrement */
+        s->stats[(offset - CPSW_STATS_BASE) / 4] -= v;
+    } else if (offset >= CPSW_CPTS_BASE && offset < CPSW_CPTS_BASE + 0x40) {
+        am335x_cpsw_cpts_write(s, offset - CPSW_CPTS_BASE, v);
+    } else if (offset >= CPSW_SL1_BASE &&
+               offset < CPSW_SL1_BASE + 2 * CPSW_SL_SIZE) {
+        AM335xCpswPort *p = &s->port[(offset - CPSW_SL1_BASE) / CPSW_SL_SIZE];
+        hwaddr r = (offset - CPSW_SL1_BASE) % CPSW_SL_SIZE;
+
+        if (r == A_SL_SOFT_RESET) {
+            if (v & 1) {
+                p->sl[R_SL_MACCONTROL] = 0;
+            }
+        } else if (r != A_SL_IDVER && r != A_SL_MACSTATUS && r < 0x30) {
+            p->sl[r / 4] = v;
+        }
+    } else if (offset >= CPSW_WR_BASE &&
+               offset < CPSW_WR_BASE + CPSW_WR_SIZE) {
+        hwaddr r = offset - CPSW_WR_BASE;
+
+        switch (r) {
+        case A_WR_IDVER:
+        case A_WR_SOFT_RESET:    /* completes at once: reads 0 */
+        case A_WR_C0_RX_THRESH_STAT ... A_WR_C2_MISC_STAT:
+            break;
+        case A_WR_CONTROL:
+            s->wr[r / 4] = v & CPSW_WR_CONTROL_MASK;
+            break;
+        case A_WR_C0_RX_THRESH_EN ... A_WR_C2_MISC_EN:
+            s->wr[r / 4] = v & 0xff;
+            break;
+        case A_WR_C0_RX_IMAX ... A_WR_C2_TX_IMAX:
+            s->wr[r / 4] = v & 0x3f;
+            break;
+        default:
+            s->wr[r / 4] = v;
+            break;
+        }
+        am335x_cpsw_update_irq(s);
+    } else {
+        qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: bad write offset 0x%"
+                      HWADDR_PRIx "\n", offset);
+    }
+}
+
+static const MemoryRegionOps am335x_cpsw_ops = {
+    .read = am335x_cpsw_read,
+    .write = am335x_cpsw_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
+{
+    AM335xCpswState *s = AM335X_CPSW(obj);
+
+    memset(s->ss, 0, sizeof(s->ss));
+    s->ss[R_SS_THRU_RATE] = 0x3003;
+    s->ss[R_SS_GAP_THRESH] = 0xb;
+    s->ss[R_SS_TX_START_WDS] = 0x20;
+    s->ss[R_SS_FLOW_CONTROL] = 0x1;
+    s->ss[R_SS_VLAN_LTYPE] = 0x81008100;
+    memset(s->portregs, 0, sizeof(s->portregs));
+    memset(s->stats, 0, sizeof(s->stats));
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        am335x_ethphy_reset(&s->phy[n]);
+        memset(s->port[n].sl, 0, sizeof(s->port[n].sl));
+        s->port[n].sl[R_SL_RX_MAXLEN] = 1518;
+        s->port[n].sl[R_SL_RX_PAUSE] = 0xffff;
+        s->port[n].sl[R_SL_TX_PAUSE] = 0xffff;
+        s->port[n].sl[R_SL_TX_GAP] = 0xc;
+    }
+    memset(s->wr, 0, sizeof(s->wr));
+    s->cpts_control = 0;
+    s->cpts_load_val = 0;
+    s->cpts_int_raw = 0;
+    s->cpts_int_enable = 0;
+    memset(s->cpts_event, 0, sizeof(s->cpts_event));
+    s->cpts_ref_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void am335x_cpsw_reset_exit(Object *obj, ResetType type)
+{
+    am335x_cpsw_update_irq(AM335X_CPSW(obj));
+}
+
+static void am335x_cpsw_init(Object *obj)
+{
+    AM335xCpswState *s = AM335X_CPSW(obj);
+
+    object_initialize_child(obj, "cpdma", &s->cpdma, TYPE_AM335X_CPDMA);
+    object_initialize_child(obj, "ale", &s->ale, TYPE_AM335X_CPSW_ALE);
+    object_initialize_child(obj, "mdio", &s->mdio, TYPE_AM335X_MDIO);
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        object_initialize_child(obj, "phy[*]", &s->phy[n],
+                                TYPE_AM335X_ETHPHY);
+        s->port[n].cpsw = s;
+        s->port[n].num = n + 1;
+    }
+    memory_region_init(&s->container, obj, TYPE_AM335X_CPSW,
+                       AM335X_CPSW_MMIO_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->container);
+    memory_region_init_io(&s->iomem, obj, &am335x_cpsw_ops, s,
+                          TYPE_AM335X_CPSW ".regs", AM335X_CPSW_MMIO_SIZE);
+    memory_region_add_subregion(&s->container, 0, &s->iomem);
+    for (int i = 0; i < AM335X_CPSW_NUM_IRQS; i++) {
+        sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[i]);
+    }
+    qdev_init_gpio_in_named(DEVICE(obj), am335x_cpsw_mdio_irq, "mdio-irq", 2);
+}
+
+static void am335x_cpsw_map(AM335xCpswState *s, SysBusDevice *sbd, int n,
+                            hwaddr offset)
+{
+    memory_region_add_subregion_overlap(&s->container, offset,
+                                        sysbus_mmio_get_region(sbd, n), 1);
+}
+
+static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
+{
+    AM335xCpswState *s = AM335X_CPSW(dev);
+    static const char * const netdev_props[] = { "netdev", "netdev2" };
+
+    if (!s->dma_mr) {
+        error_setg(errp, TYPE_AM335X_CPSW ": 'dma-mr' link not set");
+        return;
+    }
+    if (!memory_region_init_ram(&s->cppi_ram, OBJECT(s),
+                                TYPE_AM335X_CPSW ".cppi-ram",
+                                CPSW_CPPI_RAM_SIZE, errp)) {
+        return;
+    }
+    memory_region_add_subregion_overlap(&s->container, CPSW_CPPI_RAM_BASE,
+                                        &s->cppi_ram, 1);
+
+    /* Unguarded: the net layer checks the guard on delivery itself. */
+    s->flush_bh = qemu_bh_new(am335x_cpsw_flush_bh, s);
+    s->cpdma.ops = &am335x_cpsw_cpdma_ops;
+    s->cpdma.ops_opaque = s;
+    object_property_set_link(OBJECT(&s->cpdma), "dma-mr", OBJECT(s->dma_mr),
+                             &error_abort);
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->cpdma), errp) ||
+        !sysbus_realize(SYS_BUS_DEVICE(&s->ale), errp)) {
+        return;
+    }
+    am335x_cpsw_map(s, SYS_BUS_DEVICE(&s->cpdma), 0, CPSW_CPDMA_BASE);
+    am335x_cpsw_map(s, SYS_BUS_DEVICE(&s->cpdma), 1, CPSW_STATERAM_BASE);
+    am335x_cpsw_map(s, SYS_BUS_DEVICE(&s->ale), 0, CPSW_ALE_BASE);
+
+    /*
+     * Port 1's PHY answers at MDIO address 0 (both boards' DTs); port 2's,
+     * at address 1, is fitted only when port 2 has a netdev.
+     */
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        g_autofree char *link = g_strdup_printf("phy%d", n);
+
+        qdev_prop_set_uint32(DEVICE(&s->phy[n]), "phy-id", s->phy_id);
+        qdev_prop_set_uint8(DEVICE(&s->phy[n]), "addr", n);
+        qdev_prop_set_bit(DEVICE(&s->phy[n]), "gigabit",
+                          (s->phy_id & 0xfffffff0) ==
+                          (AM335X_ETHPHY_ID_AR8031 & 0xfffffff0));
+        if (!qdev_realize(DEVICE(&s->phy[n]), NULL, errp)) {
+            return;
+        }
+        if (n == 0 || s->port[n].conf.peers.ncs[0]) {
+            object_property_set_link(OBJECT(&s->mdio), link,
+                                     OBJECT(&s->phy[n]), &error_abort);
+        }
+    }
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->mdio), errp)) {
+        return;
+    }
+    am335x_cpsw_map(s, SYS_BUS_DEVICE(&s->mdio), 0, CPSW_MDIO_BASE);
+    for (int i = 0; i < 2; i++) {
+        sysbus_connect_irq(SYS_BUS_DEVICE(&s->mdio), i,
+                           qdev_get_gpio_in_named(dev, "mdio-irq", i));
+    }
+
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        AM335xCpswPort *p = &s->port[n];
+
+        /* The e-fuse MAC address: what Linux will program */
+        memcpy(p->conf.macaddr.a, s->mac_base.a, 6);
+        p->conf.macaddr.a[5] += n;
+        if (!p->conf.peers.ncs[0]) {
+            am335x_ethphy_set_link(&s->phy[n], false);  /* no cable */
+            continue;
+        }
+        p->nic = qemu_new_nic(&am335x_cpsw_net_info, &p->conf,
+                              object_get_typename(OBJECT(s)),
+                              netdev_props[n], &dev->mem_reentrancy_guard, p);
+        qemu_format_nic_info_str(qemu_get_queue(p->nic), p->conf.macaddr.a);
+        am335x_ethphy_set_link(&s->phy[n],
+                               !qemu_get_queue(p->nic)->link_down);
+    }
+}
+
+static int am335x_cpsw_post_load(void *opaque, int version_id)
+{
+    AM335xCpswState *s = opaque;
+
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        if (s->port[n].nic) {
+            am335x_ethphy_set_link(&s->phy[n],
+                                   !qemu_get_queue(s->port[n].nic)->link_down);
+        }
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_am335x_cpsw_port = {
+    .name = TYPE_AM335X_CPSW "-port",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(sl, AM335xCpswPort, 16),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_am335x_cpsw = {
+    .name = TYPE_AM335X_CPSW,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = am335x_cpsw_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(ss, AM335xCpswState, 16),
+        VMSTATE_UINT32_ARRAY(portregs, AM335xCpswState, 0x300 / 4),
+        VMSTATE_UINT32_ARRAY(stats, AM335xCpswState,
+                             AM335X_CPSW_STATS_WORDS),
+        VMSTATE_UINT32_ARRAY(wr, AM335xCpswState, 0x90 / 4),
+        VMSTATE_BOOL_ARRAY(mdio_irq, AM335xCpswState, 2),
+        VMSTATE_STRUCT_ARRAY(port, AM335xCpswState, AM335X_CPSW_NUM_SLAVES,
+                             1, vmstate_am335x_cpsw_port, AM335xCpswPort),
+        VMSTATE_UINT32(cpts_control, AM335xCpswState),
+        VMSTATE_UINT32(cpts_load_val, AM335xCpswState),
+        VMSTATE_UINT32(cpts_int_raw, AM335xCpswState),
+        VMSTATE_UINT32(cpts_int_enable, AM335xCpswState),
+        VMSTATE_UINT32_ARRAY(cpts_event, AM335xCpswState, 2),
+        VMSTATE_INT64(cpts_ref_ns, AM335xCpswState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const Property am335x_cpsw_properties[] = {
+    DEFINE_PROP_MACADDR("mac-base", AM335xCpswState, mac_base),
+    DEFINE_PROP_NETDEV("netdev", AM335xCpswState, port[0].conf.peers),
+    DEFINE_PROP_NETDEV("netdev2", AM335xCpswState, port[1].conf.peers),
+    DEFINE_PROP_UINT32("phy-id", AM335xCpswState, phy_id,
+                       AM335X_ETHPHY_ID_LAN8710A),
+    /* CPTS_RFT_CLK: the 250 MHz CORE_CLKOUTM5 (TRM 14.2.3) */
+    DEFINE_PROP_UINT32("cpts-hz", AM335xCpswState, cpts_hz, 250000000),
+    DEFINE_PROP_LINK("dma-mr", AM335xCpswState, dma_mr, TYPE_MEMORY_REGION,
+                     MemoryRegion *),
+};
+
+static void am335x_cpsw_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    dc->realize = am335x_cpsw_realize;
+    dc->vmsd = &vmstate_am335x_cpsw;
+    dc->desc = "TI AM335x CPSW 3-port Ethernet switch";
+    dc->user_creatable = false;
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+    rc->phases.hold = am335x_cpsw_reset_hold;
+    rc->phases.exit = am335x_cpsw_reset_exit;
+    device_class_set_props(dc, am335x_cpsw_properties);
+}
+
+static const TypeInfo am335x_cpsw_info = {
+    .name = TYPE_AM335X_CPSW,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(AM335xCpswState),
+    .instance_init = am335x_cpsw_init,
+    .class_init = am335x_cpsw_class_init,
+};
+
+static void am335x_cpsw_register_types(void)
+{
+    type_register_static(&am335x_cpsw_info);
+}
+
+type_init(am335x_cpsw_register_types)

@@ -1,0 +1,392 @@
+/*
+ * QTest for the TI AM335x CPSW Ethernet switch subsystem: identification
+ * values, MDIO and the PHYs, the ALE table, CPDMA transmit and receive
+ * through a hub that loops port 1 to port 2, teardown and host errors.
+ *
+ * Interrupt lines are watched at the INTC's raw inputs (ITRn).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bitops.h"
+#include "libqtest.h"
+
+#define CPSW            0x4a100000
+#define SS_ID_VER       (CPSW + 0x000)
+#define SS_STAT_PORT_EN (CPSW + 0x00c)
+#define CPDMA           (CPSW + 0x800)
+#define TX_IDVER        (CPDMA + 0x00)
+#define TX_CONTROL      (CPDMA + 0x04)
+#define TX_TEARDOWN     (CPDMA + 0x08)
+#define RX_CONTROL      (CPDMA + 0x14)
+#define CPDMA_SOFT_RESET (CPDMA + 0x1c)
+#define DMASTATUS       (CPDMA + 0x24)
+#define TX_INTSTAT_RAW  (CPDMA + 0x80)
+#define TX_INTMASK_SET  (CPDMA + 0x88)
+#define RX_INTSTAT_RAW  (CPDMA + 0xa0)
+#define RX_INTMASK_SET  (CPDMA + 0xa8)
+#define DMA_INTSTAT_RAW (CPDMA + 0xb0)
+#define DMA_INTMASK_SET (CPDMA + 0xb8)
+#define RX_FREEBUFFER(n) (CPDMA + 0xe0 + 4 * (n))
+#define STATS           (CPSW + 0x900)
+#define RXGOODFRAMES    (STATS + 0x00)
+#define RXBROADCAST     (STATS + 0x04)
+#define RXOCTETS        (STATS + 0x30)
+#define TXGOODFRAMES    (STATS + 0x34)
+#define TX_HDP(n)       (CPSW + 0xa00 + 4 * (n))
+#define RX_HDP(n)       (CPSW + 0xa20 + 4 * (n))
+#define TX_CP(n)        (CPSW + 0xa40 + 4 * (n))
+#define RX_CP(n)        (CPSW + 0xa60 + 4 * (n))
+#define CPTS_IDVER      (CPSW + 0xc00)
+#define CPTS_CONTROL    (CPSW + 0xc04)
+#define CPTS_TS_PUSH    (CPSW + 0xc0c)
+#define CPTS_INTSTAT_RAW (CPSW + 0xc20)
+#define CPTS_EVENT_POP  (CPSW + 0xc30)
+#define CPTS_EVENT_LOW  (CPSW + 0xc34)
+#define ALE             (CPSW + 0xd00)
+#define ALE_IDVER       (ALE + 0x00)
+#define ALE_CONTROL     (ALE + 0x08)
+#define ALE_TBLCTL      (ALE + 0x20)
+#define ALE_TBLW(n)     (ALE + 0x3c - 4 * (n))
+#define ALE_PORTCTL(n)  (ALE + 0x40 + 4 * (n))
+#define SL_MACCONTROL(n) (CPSW + 0xd84 + 0x40 * ((n) - 1))
+#define MDIO            (CPSW + 0x1000)
+#define MDIO_VERSION    (MDIO + 0x00)
+#define MDIO_CONTROL    (MDIO + 0x04)
+#define MDIO_ALIVE      (MDIO + 0x08)
+#define MDIO_LINK       (MDIO + 0x0c)
+#define MDIO_USERACCESS0 (MDIO + 0x80)
+#define WR              (CPSW + 0x1200)
+#define WR_IDVER        (WR + 0x00)
+#define WR_SOFT_RESET   (WR + 0x04)
+#define WR_CONTROL      (WR + 0x08)
+#define WR_C0_RX_EN     (WR + 0x14)
+#define WR_C0_TX_EN     (WR + 0x18)
+#define WR_C0_MISC_EN   (WR + 0x1c)
+#define WR_C0_RX_STAT   (WR + 0x44)
+#define CPPI_RAM        (CPSW + 0x2000)
+
+#define IRQ_RX          41
+#define IRQ_TX          42
+#define IRQ_MISC        43
+#define INTC_ITR(bank)  (0x48200080 + 0x20 * (bank))
+
+#define DESC_SOP        (1u << 31)
+#define DESC_EOP        (1u << 30)
+#define DESC_OWNER      (1u << 29)
+#define DESC_EOQ        (1u << 28)
+#define DESC_TO_PORT_EN (1u << 20)
+
+#define DDR             0x80000000
+
+static bool irq_line(QTestState *qts, int line)
+{
+    return qtest_readl(qts, INTC_ITR(line / 32)) & BIT(line % 32);
+}
+
+static void write_desc(QTestState *qts, uint32_t addr, uint32_t next,
+                       uint32_t buf, uint32_t len, uint32_t mode)
+{
+    qtest_writel(qts, addr, next);
+    qtest_writel(qts, addr + 4, buf);
+    qtest_writel(qts, addr + 8, len);
+    qtest_writel(qts, addr + 12, mode);
+}
+
+static uint16_t mdio_read(QTestState *qts, int phy, int reg)
+{
+    uint32_t v;
+
+    qtest_writel(qts, MDIO_USERACCESS0,
+                 BIT(31) | (reg << 21) | (phy << 16));
+    v = qtest_readl(qts, MDIO_USERACCESS0);
+    g_assert_false(v & BIT(31));            /* GO cleared: done */
+    if (!(v & BIT(29))) {
+        return 0xffff;                      /* no ACK: no PHY */
+    }
+    return v & 0xffff;
+}
+
+static void test_ids(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black");
+
+    g_assert_cmphex(qtest_readl(qts, SS_ID_VER), ==, 0x00190112);
+    g_assert_cmphex(qtest_readl(qts, WR_IDVER), ==, 0x4edb1902);
+    g_assert_cmphex(qtest_readl(qts, ALE_IDVER), ==, 0x00290104);
+    g_assert_cmphex(qtest_readl(qts, MDIO_VERSION), ==, 0x00070106);
+    g_assert_cmphex(qtest_readl(qts, TX_IDVER), ==, 0x00180108);
+    g_assert_cmphex(qtest_readl(qts, CPTS_IDVER), ==, 0x4e8a0101);
+
+    /* The target module's SYSCONFIG keeps its idle modes; resets finish. */
+    qtest_writel(qts, WR_CONTROL, 0xa);
+    g_assert_cmphex(qtest_readl(qts, WR_CONTROL), ==, 0xa);
+    qtest_writel(qts, WR_SOFT_RESET, 1);
+    g_assert_cmphex(qtest_readl(qts, WR_SOFT_RESET), ==, 0);
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    g_assert_cmphex(qtest_readl(qts, CPDMA_SOFT_RESET), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS), ==, 0x80000000);
+
+    /* The CPTS counts once enabled; a push lands in the event FIFO. */
+    qtest_writel(qts, CPTS_CONTROL, 1);
+    qtest_clock_step(qts, 1000);
+    qtest_writel(qts, CPTS_TS_PUSH, 1);
+    g_assert_cmphex(qtest_readl(qts, CPTS_INTSTAT_RAW), ==, 1);
+    g_assert_cmpuint(qtest_readl(qts, CPTS_EVENT_LOW), >=, 250);
+    qtest_writel(qts, CPTS_EVENT_POP, 1);
+    g_assert_cmphex(qtest_readl(qts, CPTS_INTSTAT_RAW), ==, 0);
+    qtest_quit(qts);
+}
+
+static void test_mdio(const void *data)
+{
+    const char *machine = data;
+    bool evm = !strcmp(machine, "am335x-evm");
+    QTestState *qts = qtest_initf("-M %s -nic none", machine);
+
+    g_assert_cmphex(qtest_readl(qts, MDIO_ALIVE), ==, 0);
+    qtest_writel(qts, MDIO_CONTROL, BIT(30) | 0xff);
+    g_assert_cmphex(qtest_readl(qts, MDIO_ALIVE), ==, 1);
+    g_assert_cmphex(mdio_read(qts, 0, 2), ==, evm ? 0x004d : 0x0007);
+    g_assert_cmphex(mdio_read(qts, 0, 3), ==, evm ? 0xd074 : 0xc0f1);
+    g_assert_cmphex(mdio_read(qts, 5, 2), ==, 0xffff);
+    /* No netdev: no link.  BMSR: autonegotiation able, 100BASE-TX. */
+    g_assert_cmphex(mdio_read(qts, 0, 1) & 0x6028, ==, 0x6008);
+    g_assert_cmphex(qtest_readl(qts, MDIO_LINK), ==, 0);
+    qtest_quit(qts);
+}
+
+static void test_mdio_link(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black "
+                                 "-netdev hubport,hubid=0,id=h0 "
+                                 "-net nic,netdev=h0");
+
+    qtest_writel(qts, MDIO_CONTROL, BIT(30) | 0xff);
+    g_assert_cmphex(mdio_read(qts, 0, 1) & 0x24, ==, 0x24);
+    g_assert_cmphex(qtest_readl(qts, MDIO_LINK), ==, 1);
+    qtest_qmp_assert_success(qts, "{ 'execute': 'set_link', 'arguments': "
+                             "{ 'name': 'h0', 'up': false } }");
+    g_assert_cmphex(mdio_read(qts, 0, 1) & 0x4, ==, 0);
+    g_assert_cmphex(qtest_readl(qts, MDIO_LINK), ==, 0);
+    qtest_quit(qts);
+}
+
+static void test_ale_table(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black");
+
+    qtest_writel(qts, ALE_TBLW(0), 0xdeadbeef);
+    qtest_writel(qts, ALE_TBLW(1), 0x10203040);
+    qtest_writel(qts, ALE_TBLW(2), 0xffffffff);
+    qtest_writel(qts, ALE_TBLCTL, BIT(31) | 1000);
+    qtest_writel(qts, ALE_TBLW(0), 0);
+    qtest_writel(qts, ALE_TBLW(1), 0);
+    qtest_writel(qts, ALE_TBLW(2), 0);
+    qtest_writel(qts, ALE_TBLCTL, 1000);
+    g_assert_cmphex(qtest_readl(qts, ALE_TBLW(0)), ==, 0xdeadbeef);
+    g_assert_cmphex(qtest_readl(qts, ALE_TBLW(1)), ==, 0x10203040);
+    g_assert_cmphex(qtest_readl(qts, ALE_TBLW(2)), ==, 0xff); /* 68 bits */
+    /* Another entry is untouched; CLEAR_TABLE empties them all. */
+    qtest_writel(qts, ALE_TBLCTL, 999);
+    g_assert_cmphex(qtest_readl(qts, ALE_TBLW(0)), ==, 0);
+    qtest_writel(qts, ALE_CONTROL, BIT(31) | BIT(30));
+    g_assert_cmphex(qtest_readl(qts, ALE_CONTROL), ==, BIT(31));
+    qtest_writel(qts, ALE_TBLCTL, 1000);
+    g_assert_cmphex(qtest_readl(qts, ALE_TBLW(0)), ==, 0);
+    qtest_quit(qts);
+}
+
+/* Ports 1 and 2 on one hub: what port 1 sends, port 2 receives. */
+static QTestState *start_loop(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black "
+                                 "-netdev hubport,hubid=0,id=h1 "
+                                 "-netdev hubport,hubid=0,id=h2 "
+                                 "-net nic,netdev=h1 -net nic,netdev=h2");
+
+    qtest_writel(qts, SS_STAT_PORT_EN, 7);
+    qtest_writel(qts, SL_MACCONTROL(1), BIT(5));
+    qtest_writel(qts, SL_MACCONTROL(2), BIT(5));
+    /* ALE on, in bypass: every frame from a slave port goes to the host */
+    qtest_writel(qts, ALE_CONTROL, BIT(31) | BIT(4));
+    for (int p = 0; p < 3; p++) {
+        qtest_writel(qts, ALE_PORTCTL(p), 3);
+    }
+    qtest_writel(qts, TX_CONTROL, 1);
+    qtest_writel(qts, RX_CONTROL, 1);
+    qtest_writel(qts, TX_INTMASK_SET, 0xff);
+    qtest_writel(qts, RX_INTMASK_SET, 0xff);
+    qtest_writel(qts, DMA_INTMASK_SET, 2);
+    qtest_writel(qts, WR_C0_RX_EN, 0xff);
+    qtest_writel(qts, WR_C0_TX_EN, 0xff);
+    qtest_writel(qts, WR_C0_MISC_EN, 0x4);
+    return qts;
+}
+
+static void test_tx_rx(void)
+{
+    QTestState *qts = start_loop();
+    uint32_t txd = CPPI_RAM, rxd = CPPI_RAM + 0x100, rxd2 = CPPI_RAM + 0x110;
+    uint8_t frame[100], got[100];
+    uint32_t mode;
+
+    for (int i = 0; i < sizeof(frame); i++) {
+        frame[i] = i < 6 ? 0xff : i * 7;
+    }
+    qtest_memwrite(qts, DDR, frame, sizeof(frame));
+
+    /* Two RX buffers in the CPPI RAM, the first too short for the frame */
+    write_desc(qts, rxd, rxd2, DDR + 0x1000, 64, DESC_OWNER);
+    write_desc(qts, rxd2, 0, DDR + 0x2000, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_FREEBUFFER(0), 2);
+    qtest_writel(qts, RX_HDP(0), rxd);
+
+    /* One frame to port 1, from a descriptor in the CPPI RAM */
+    write_desc(qts, txd, 0, DDR, sizeof(frame), DESC_SOP | DESC_EOP |
+               DESC_OWNER | DESC_TO_PORT_EN | (1 << 16) | sizeof(frame));
+    qtest_writel(qts, TX_HDP(0), txd);
+
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, txd);
+    g_assert_cmphex(qtest_readl(qts, TX_HDP(0)), ==, 0);
+    mode = qtest_readl(qts, txd + 12);
+    g_assert_false(mode & DESC_OWNER);
+    g_assert_true(mode & DESC_EOQ);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 1);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_writel(qts, TX_CP(0), txd);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 0);
+    g_assert_false(irq_line(qts, IRQ_TX));
+
+    /* The hub delivers it to port 2 from a bottom half. */
+    for (int i = 0; i < 100 && !qtest_readl(qts, RX_INTSTAT_RAW); i++) {
+        qtest_clock_step(qts, 1000);
+    }
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 1);
+    g_assert_true(irq_line(qts, IRQ_RX));
+    g_assert_cmphex(qtest_readl(qts, WR_C0_RX_STAT), ==, 1);
+    g_assert_cmphex(qtest_readl(qts, RX_CP(0)), ==, rxd2);
+    g_assert_cmphex(qtest_readl(qts, RX_HDP(0)), ==, 0);
+    mode = qtest_readl(qts, rxd + 12);
+    g_assert_cmphex(mode, ==, DESC_SOP | (2 << 16) | sizeof(frame));
+    g_assert_cmphex(qtest_readl(qts, rxd + 8), ==, 64);
+    mode = qtest_readl(qts, rxd2 + 12);
+    g_assert_cmphex(mode, ==, DESC_EOP | DESC_EOQ);
+    g_assert_cmphex(qtest_readl(qts, rxd2 + 8), ==, sizeof(frame) - 64);
+    qtest_memread(qts, DDR + 0x1000, got, 64);
+    qtest_memread(qts, DDR + 0x2000, got + 64, sizeof(frame) - 64);
+    g_assert_cmpmem(got, sizeof(got), frame, sizeof(frame));
+    g_assert_cmpuint(qtest_readl(qts, RX_FREEBUFFER(0)), ==, 0);
+
+    /* Acknowledging an older descriptor leaves the interrupt raised. */
+    qtest_writel(qts, RX_CP(0), rxd);
+    g_assert_true(irq_line(qts, IRQ_RX));
+    qtest_writel(qts, RX_CP(0), rxd2);
+    g_assert_false(irq_line(qts, IRQ_RX));
+    /* The wrapper's enable gates the line. */
+    qtest_writel(qts, WR_C0_TX_EN, 0);
+
+    /* Statistics: port 1 sent, port 2 received, the host both. */
+    g_assert_cmpuint(qtest_readl(qts, TXGOODFRAMES), ==, 2);
+    g_assert_cmpuint(qtest_readl(qts, RXGOODFRAMES), ==, 2);
+    g_assert_cmpuint(qtest_readl(qts, RXBROADCAST), ==, 2);
+    g_assert_cmpuint(qtest_readl(qts, RXOCTETS), ==, 2 * 104);
+    qtest_writel(qts, RXGOODFRAMES, 2);     /* write to decrement */
+    g_assert_cmpuint(qtest_readl(qts, RXGOODFRAMES), ==, 0);
+    qtest_quit(qts);
+}
+
+static void test_teardown(void)
+{
+    QTestState *qts = start_loop();
+    uint32_t rxd = CPPI_RAM + 0x100;
+
+    write_desc(qts, rxd, 0, DDR + 0x1000, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(1), rxd);
+    qtest_writel(qts, CPDMA + 0x18, 1);     /* RX_TEARDOWN channel 1 */
+    g_assert_cmphex(qtest_readl(qts, RX_HDP(1)), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, RX_CP(1)), ==, 0xfffffffc);
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 2);
+    qtest_writel(qts, RX_CP(1), 0xfffffffc);
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 0);
+
+    qtest_writel(qts, TX_TEARDOWN, 3);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(3)), ==, 0xfffffffc);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_writel(qts, TX_CP(3), 0xfffffffc);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    /* A channel number out of range is ignored. */
+    qtest_writel(qts, TX_TEARDOWN, 8);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 0);
+    qtest_quit(qts);
+}
+
+static void test_host_error(void)
+{
+    QTestState *qts = start_loop();
+    uint32_t txd = CPPI_RAM;
+
+    /* A descriptor the host does not own: TX host error 2 on channel 5 */
+    write_desc(qts, txd, 0, DDR, 64, DESC_SOP | DESC_EOP | 64);
+    qtest_writel(qts, TX_HDP(5), txd);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS), ==,
+                    0x80000000 | (2 << 20) | (5 << 16));
+    g_assert_cmphex(qtest_readl(qts, DMA_INTSTAT_RAW), ==, 2);
+    g_assert_true(irq_line(qts, IRQ_MISC));
+    /* The DMA stays stopped until a soft reset. */
+    write_desc(qts, txd, 0, DDR, 64, DESC_SOP | DESC_EOP | DESC_OWNER | 64);
+    qtest_writel(qts, TX_HDP(0), txd);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, 0);
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS), ==, 0x80000000);
+    g_assert_false(irq_line(qts, IRQ_MISC));
+
+    /* Pointers to nowhere, misaligned, or into a loop: no crash. */
+    qtest_writel(qts, TX_CONTROL, 1);
+    qtest_writel(qts, TX_HDP(1), 0xfffffff0);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 20 & 0xf, ==, 1);
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    qtest_writel(qts, TX_CONTROL, 1);
+    qtest_writel(qts, TX_HDP(1), CPPI_RAM + 2);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 20 & 0xf, ==, 1);
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    qtest_writel(qts, TX_CONTROL, 1);
+    /* A chain without EOP that points back at itself */
+    write_desc(qts, txd, txd, DDR, 64, DESC_SOP | DESC_OWNER | 64);
+    qtest_writel(qts, TX_HDP(2), txd);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 20 & 0xf, ==, 6);
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+
+    /* RX into a buffer that is not there */
+    qtest_writel(qts, RX_CONTROL, 1);
+    write_desc(qts, txd, 0, 0, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(0), txd);
+    qtest_writel(qts, TX_CONTROL, 1);
+    write_desc(qts, txd + 0x40, 0, DDR, 64,
+               DESC_SOP | DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN |
+               (1 << 16) | 64);
+    qtest_writel(qts, TX_HDP(0), txd + 0x40);
+    for (int i = 0; i < 100 && !qtest_readl(qts, DMA_INTSTAT_RAW); i++) {
+        qtest_clock_step(qts, 1000);
+    }
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 12 & 0xf, ==, 4);
+    qtest_quit(qts);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/am335x-cpsw/ids", test_ids);
+    qtest_add_data_func("/am335x-cpsw/mdio/beaglebone-black",
+                        "beaglebone-black", test_mdio);
+    qtest_add_data_func("/am335x-cpsw/mdio/am335x-evm", "am335x-evm",
+                        test_mdio);
+    qtest_add_func("/am335x-cpsw/mdio-link", test_mdio_link);
+    qtest_add_func("/am335x-cpsw/ale-table", test_ale_table);
+    qtest_add_func("/am335x-cpsw/tx-rx", test_tx_rx);
+    qtest_add_func("/am335x-cpsw/teardown", test_teardown);
+    qtest_add_func("/am335x-cpsw/host-error", test_host_error);
+    return g_test_run();
+}
