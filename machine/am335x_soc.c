@@ -61,6 +61,10 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_MMC0]       = 0x48060000,
     [AM335X_DEV_MMC1]       = 0x481d8000,
     [AM335X_DEV_MMC2]       = 0x47810000,
+    [AM335X_DEV_GPMC]       = 0x50000000,
+    /* The GPMC chip-select windows: TRM table 2-1, 0x00000000-0x1fffffff */
+    [AM335X_DEV_GPMC_SPACE] = 0x00000000,
+    [AM335X_DEV_ELM]        = 0x48080000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -86,6 +90,10 @@ static const int am335x_mmc_irq[AM335X_NUM_MMC] = { 64, 28, 29 };
 static const int am335x_mmc_dma_event[AM335X_NUM_MMC][2] = {
     { 24, 25 }, { 2, 3 }, { -1, -1 }
 };
+#define AM335X_IRQ_GPMC         100
+#define AM335X_IRQ_ELM          4
+/* GPMC_SDMAREQ (TRM table 11-23) */
+#define AM335X_DMA_EVENT_GPMC   52
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -194,6 +202,8 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_MMC; i++) {
         object_initialize_child(obj, "mmc[*]", &s->mmc[i], TYPE_AM335X_HSMMC);
     }
+    object_initialize_child(obj, "gpmc", &s->gpmc, TYPE_AM335X_GPMC);
+    object_initialize_child(obj, "elm", &s->elm, TYPE_AM335X_ELM);
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
                                 TYPE_AM335X_SYSC);
@@ -413,6 +423,30 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
                 am335x_soc_dma_event(s, am335x_mmc_dma_event[i][1]));
         }
     }
+
+    /*
+     * The GPMC: its chip-select windows below everything else in the
+     * first 512 MiB, its prefetch engine's DMA request on EDMA event 52.
+     */
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->gpmc), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->gpmc), 0,
+                    am335x_memmap[AM335X_DEV_GPMC]);
+    sysbus_mmio_map_overlap(SYS_BUS_DEVICE(&s->gpmc), 1,
+                            am335x_memmap[AM335X_DEV_GPMC_SPACE], -500);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->gpmc), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_GPMC));
+    qdev_connect_gpio_out_named(DEVICE(&s->gpmc), AM335X_GPMC_DMA, 0,
+                                am335x_soc_dma_event(s,
+                                                     AM335X_DMA_EVENT_GPMC));
+
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->elm), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->elm), 0, am335x_memmap[AM335X_DEV_ELM]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->elm), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_ELM));
 
     /* The OCP wrappers of the target modules not modelled in full yet */
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
