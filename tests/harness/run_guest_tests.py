@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from suite import TESTS  # noqa: E402
 import soc_tests  # noqa: E402,F401
 import mmc_tests  # noqa: E402,F401
+import nand_tests  # noqa: E402,F401
 
 
 def main():
