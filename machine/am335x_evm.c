@@ -15,6 +15,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "system/blockdev.h"
+#include "system/reset.h"
 #include "am335x_board.h"
 
 static const AM335xBoardConfig am335x_evm_config = {
@@ -43,6 +44,8 @@ static void am335x_evm_nand(MachineState *machine, AM335xSoCState *soc)
     }
     object_property_add_child(OBJECT(machine), "nand", OBJECT(nand));
     qdev_realize_and_unref(nand, NULL, &error_fatal);
+    /* Not on a bus: the machine's reset reaches it through this. */
+    qemu_register_resettable(OBJECT(nand));
     am335x_gpmc_attach_nand(&soc->gpmc, 0, AM335X_NAND(nand));
 }
 

@@ -63,7 +63,7 @@ REG32(ERROR_LOCATION_0, 0x880)
 #define LOCATION_STRIDE     0x100
 
 #define ELM_REVISION        0x00000020
-#define ELM_SYSCONFIG_MASK  0x31d
+#define ELM_SYSCONFIG_MASK  0x319
 #define IRQ_MASK            0x1ff
 
 static void elm_update_irq(AM335xElmState *s)

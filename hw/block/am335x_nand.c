@@ -682,6 +682,7 @@ static void am335x_nand_realize(DeviceState *dev, Error **errp)
     s->page_buf = g_malloc(nand_full_page(s));
     memset(s->page_buf, 0xff, nand_full_page(s));
     nand_build_onfi_param(s);
+    nand_reset_state(s);
     timer_init_ns(&s->busy_timer, QEMU_CLOCK_VIRTUAL, nand_busy_done, s);
 
     if (s->bad_blocks && *s->bad_blocks) {

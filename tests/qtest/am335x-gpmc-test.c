@@ -668,6 +668,74 @@ static void test_bad_input(void)
     qtest_quit(qts);
 }
 
+/* R/B# on WAIT0: low while the array is busy, its rising edge an IRQ */
+static void test_wait0(void)
+{
+    QTestState *qts = qtest_init("-M am335x-evm "
+                                 "-global am335x-nand.t-read-ns=25000 "
+                                 "-global am335x-nand.t-erase-ns=700000");
+    uint8_t buf[4];
+
+    gpmc_writel(qts, GPMC_IRQENABLE, BIT(8));
+    nand_start_read(qts, 3, 0);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_STATUS) & BIT(8), ==, 0);
+    g_assert_cmphex(nand_status(qts) & 0x60, ==, 0);
+    qtest_clock_step(qts, 24000);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & BIT(8), ==, 0);
+    qtest_clock_step(qts, 2000);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_STATUS) & BIT(8), ==, BIT(8));
+    g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & BIT(8), ==, BIT(8));
+    g_assert(qtest_readl(qts, INTC_ITR(3)) & BIT(4));
+    gpmc_writel(qts, GPMC_IRQSTATUS, BIT(8));
+    g_assert(!(qtest_readl(qts, INTC_ITR(3)) & BIT(4)));
+    g_assert_cmphex(nand_status(qts), ==, 0xe0);
+    nand_cmd(qts, 0x00);
+    nand_read_buf(qts, buf, 4);
+    g_assert_cmphex(le32(buf), ==, 0xffffffff);
+
+    /* Falling edge selected: the erase's start */
+    gpmc_writel(qts, 0x050, BIT(8));
+    nand_cmd(qts, 0x60);
+    nand_addr(qts, 0);
+    nand_addr(qts, 0);
+    nand_addr(qts, 0);
+    nand_cmd(qts, 0xd0);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & BIT(8), ==, BIT(8));
+    gpmc_writel(qts, GPMC_IRQSTATUS, BIT(8));
+    qtest_clock_step(qts, 700000);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & BIT(8), ==, 0);
+    g_assert_cmphex(nand_status(qts), ==, 0xe0);
+    qtest_quit(qts);
+}
+
+/* mark-bad at run time */
+static void test_mark_bad(void)
+{
+    QTestState *qts = start();
+    QDict *resp;
+
+    resp = qtest_qmp(qts, "{ 'execute': 'qom-set', 'arguments': "
+                     "{ 'path': '/machine/nand', 'property': 'mark-bad', "
+                     "'value': 17 } }");
+    g_assert(qdict_haskey(resp, "return"));
+    qobject_unref(resp);
+    resp = qtest_qmp(qts, "{ 'execute': 'qom-set', 'arguments': "
+                     "{ 'path': '/machine/nand', 'property': 'mark-bad', "
+                     "'value': 5000 } }");
+    g_assert(qdict_haskey(resp, "error"));
+    qobject_unref(resp);
+    resp = qtest_qmp(qts, "{ 'execute': 'qom-set', 'arguments': "
+                     "{ 'path': '/machine/nand', 'property': 'flip-bits', "
+                     "'value': '1:99999999' } }");
+    g_assert(qdict_haskey(resp, "error"));
+    qobject_unref(resp);
+    nand_start_read(qts, 17 * PAGES_PER_BLOCK + 1, PAGE_SIZE);
+    g_assert_cmphex(nand_read8(qts), ==, 0);
+    nand_start_read(qts, 17 * PAGES_PER_BLOCK, PAGE_SIZE + 1);
+    g_assert_cmphex(nand_read8(qts), ==, 0xff);
+    qtest_quit(qts);
+}
+
 /* A drive: pages persist across QEMU runs; a new image reads erased. */
 static void test_drive(void)
 {
@@ -717,6 +785,8 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpmc/elm-page", test_elm);
     qtest_add_func("am335x/gpmc/elm-continuous", test_elm_continuous);
     qtest_add_func("am335x/gpmc/bad-input", test_bad_input);
+    qtest_add_func("am335x/gpmc/wait0", test_wait0);
+    qtest_add_func("am335x/gpmc/mark-bad", test_mark_bad);
     qtest_add_func("am335x/gpmc/drive", test_drive);
     return g_test_run();
 }
