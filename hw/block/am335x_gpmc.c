@@ -30,9 +30,11 @@
  * - WAIT0/WAIT1 levels show in GPMC_STATUS; an edge of the polarity
  *   chosen in GPMC_CONFIG sets WAITnEDGEDETECTIONSTATUS.
  *
+ * - The Hamming code (ECCALGORITHM = 0) fills ECC1-9_RESULT in turn, see
+ *   gpmc_hamming_byte().
+ *
  * Not modelled: NOR/SRAM devices (their windows read 0 and log), access
- * timings (CONFIG1-6 are stored only), the Hamming ECC (results read 0),
- * 16-bit devices, the timeout counter, synchronous bursts.
+ * timings (CONFIG1-6 are stored only), 16-bit devices, the timeout counter, synchronous bursts.
  *
  * Reference: AM335x Technical Reference Manual (SPRUH73), chapter 7.1.
  *
@@ -41,6 +43,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
+#include "qemu/host-utils.h"
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/units.h"
@@ -205,6 +208,7 @@ static void gpmc_ecc_clear(AM335xGpmcState *s)
     memset(s->ecc_result, 0, sizeof(s->ecc_result));
     memset(s->bch, 0, sizeof(s->bch));
     s->ecc_nibbles = 0;
+    s->ham_pos = 0;
 }
 
 static unsigned gpmc_bch_t(AM335xGpmcState *s)
@@ -249,13 +253,60 @@ static void gpmc_ecc_nibble(AM335xGpmcState *s, uint8_t nibble)
     }
 }
 
+/*
+ * Hamming code: ECCj_RESULT accumulates the two-dimensional parity of
+ * 2 * (ECCSIZE0 or ECCSIZE1 + 1) bytes (ECCjRESULTSIZE chooses), then
+ * ECCPOINTER moves to the next result; past ECC9 the engine stops.  Bit k
+ * (0-11) is P(2^k)e, bit 16 + k P(2^k)o: P1, P2, P4 are column parities
+ * (the XOR of the bits whose bit number has bit k clear, or set), P8 to
+ * P2048 row parities (the XOR of the bytes whose offset has bit k - 3
+ * clear, or set).
+ */
+static void gpmc_hamming_byte(AM335xGpmcState *s, uint8_t byte)
+{
+    unsigned ptr = FIELD_EX32(s->ecc_control, ECC_CONTROL, ECCPOINTER);
+    unsigned size_sel, size;
+    uint32_t *res;
+
+    if (ptr < 1 || ptr > AM335X_GPMC_NUM_ECC_RESULTS) {
+        return;
+    }
+    res = &s->ecc_result[ptr - 1];
+    size_sel = extract32(s->ecc_size_config, ptr - 1, 1);
+    size = 2 * ((size_sel ? FIELD_EX32(s->ecc_size_config, ECC_SIZE_CONFIG,
+                                       ECCSIZE1)
+                          : FIELD_EX32(s->ecc_size_config, ECC_SIZE_CONFIG,
+                                       ECCSIZE0)) + 1);
+    for (unsigned k = 0; k < 3; k++) {
+        uint8_t odd_bits = 0;
+
+        for (unsigned b = 0; b < 8; b++) {
+            if (b & BIT(k)) {
+                odd_bits |= BIT(b);
+            }
+        }
+        *res ^= (ctpop8(byte & odd_bits) & 1) << (16 + k);
+        *res ^= (ctpop8(byte & ~odd_bits) & 1) << k;
+    }
+    if (ctpop8(byte) & 1) {
+        for (unsigned k = 3; k < 12; k++) {
+            *res ^= BIT((s->ham_pos & BIT(k - 3)) ? 16 + k : k);
+        }
+    }
+    if (++s->ham_pos >= size) {
+        s->ham_pos = 0;
+        s->ecc_control = FIELD_DP32(s->ecc_control, ECC_CONTROL, ECCPOINTER,
+                                    ptr + 1);
+    }
+}
+
 static void gpmc_ecc_byte(AM335xGpmcState *s, int cs, uint8_t byte)
 {
     if (!gpmc_ecc_on(s, cs)) {
         return;
     }
     if (!FIELD_EX32(s->ecc_config, ECC_CONFIG, ECCALGORITHM)) {
-        qemu_log_mask(LOG_UNIMP, "am335x-gpmc: Hamming ECC not modelled\n");
+        gpmc_hamming_byte(s, byte);
         return;
     }
     gpmc_ecc_nibble(s, byte >> 4);
@@ -803,6 +854,7 @@ static void gpmc_write(void *opaque, hwaddr addr, uint64_t v, unsigned size)
                           (unsigned)FIELD_EX32(v, ECC_CONTROL, ECCPOINTER));
         }
         s->ecc_control = v & R_ECC_CONTROL_ECCPOINTER_MASK;
+        s->ham_pos = 0;
         break;
     case A_ECC_SIZE_CONFIG:
         s->ecc_size_config = v & 0x3fcff1ff;
@@ -986,6 +1038,7 @@ static const VMStateDescription vmstate_am335x_gpmc = {
                              AM335X_GPMC_NUM_ECC_RESULTS),
         VMSTATE_UINT32(bch_swdata, AM335xGpmcState),
         VMSTATE_UINT32(ecc_nibbles, AM335xGpmcState),
+        VMSTATE_UINT32(ham_pos, AM335xGpmcState),
         VMSTATE_STRUCT_ARRAY(bch, AM335xGpmcState, AM335X_GPMC_BCH_SECTORS,
                              1, vmstate_am335x_bch_rem, AM335xBchRem),
         VMSTATE_END_OF_LIST()

@@ -466,6 +466,61 @@ static void test_bch8(void)
     qtest_quit(qts);
 }
 
+/*
+ * Hamming code as Linux's omap2 HAM1 uses it: 512-byte sectors.  The
+ * parity of a page with one bit flipped differs, for each k, in P(2^k)o
+ * (bit 16 + k) if bit k of the error's position (bit number for k < 3,
+ * byte offset bit k - 3 above) is set, else in P(2^k)e (bit k).
+ */
+static void test_hamming(void)
+{
+    QTestState *qts = start();
+    uint8_t data[512];
+    uint32_t good[2], bad;
+
+    fill_pattern(data, sizeof(data), 5);
+    nand_program(qts, 20, 0, data, sizeof(data));
+    for (int pass = 0; pass < 2; pass++) {
+        nand_start_read(qts, 20, 0);
+        gpmc_writel(qts, ECC_CONTROL, 0x101);
+        gpmc_writel(qts, ECC_SIZE_CONFIG, (255 << 22) | 1);
+        gpmc_writel(qts, ECC_CONFIG, 1);
+        nand_read_buf(qts, data, sizeof(data));
+        good[pass] = gpmc_readl(qts, 0x200);
+        g_assert_cmphex(gpmc_readl(qts, ECC_CONTROL) & 0xf, ==, 2);
+    }
+    g_assert_cmphex(good[0], ==, good[1]);
+    g_assert_cmphex(good[0] & ~0x0fff0fff, ==, 0);
+
+    for (int t = 0; t < 4; t++) {
+        uint32_t byte = (t * 173 + 9) % 512, bit = (t * 5 + 2) % 8;
+        uint32_t flip = byte * 8 + bit, pos = (byte << 3) | bit, want = 0;
+        g_autofree char *val = g_strdup_printf("20:%u", flip);
+        QDict *resp;
+
+        resp = qtest_qmp(qts, "{ 'execute': 'qom-set', 'arguments': "
+                         "{ 'path': '/machine/nand', 'property': "
+                         "'flip-bits', 'value': %s } }", val);
+        qobject_unref(resp);
+        nand_start_read(qts, 20, 0);
+        gpmc_writel(qts, ECC_CONTROL, 0x101);
+        gpmc_writel(qts, ECC_CONFIG, 1);
+        nand_read_buf(qts, data, sizeof(data));
+        bad = gpmc_readl(qts, 0x200);
+        for (int k = 0; k < 12; k++) {
+            want |= BIT((pos & BIT(k)) ? 16 + k : k);
+        }
+        g_assert_cmphex(good[0] ^ bad, ==, want);
+        /* flip it back */
+        resp = qtest_qmp(qts, "{ 'execute': 'qom-set', 'arguments': "
+                         "{ 'path': '/machine/nand', 'property': "
+                         "'flip-bits', 'value': %s } }", val);
+        qobject_unref(resp);
+    }
+    gpmc_writel(qts, ECC_CONFIG, 0);
+    qtest_quit(qts);
+}
+
 static void flip_bits(QTestState *qts, uint32_t page, const uint32_t *bits,
                       int n)
 {
@@ -782,6 +837,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpmc/nand-program-erase", test_program_erase);
     qtest_add_func("am335x/gpmc/prefetch", test_prefetch);
     qtest_add_func("am335x/gpmc/bch8", test_bch8);
+    qtest_add_func("am335x/gpmc/hamming", test_hamming);
     qtest_add_func("am335x/gpmc/elm-page", test_elm);
     qtest_add_func("am335x/gpmc/elm-continuous", test_elm_continuous);
     qtest_add_func("am335x/gpmc/bad-input", test_bad_input);

@@ -77,6 +77,8 @@ struct AM335xGpmcState {
     uint32_t bch_swdata;
     /* Nibbles of the current page seen by the BCH engine */
     uint32_t ecc_nibbles;
+    /* Bytes in the Hamming result being accumulated */
+    uint32_t ham_pos;
     AM335xBchRem bch[AM335X_GPMC_BCH_SECTORS];
 };
 
