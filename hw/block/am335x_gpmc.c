@@ -29,12 +29,12 @@
  *   the spare area the same way.  See am335x_bch.c for the code.
  * - WAIT0/WAIT1 levels show in GPMC_STATUS; an edge of the polarity
  *   chosen in GPMC_CONFIG sets WAITnEDGEDETECTIONSTATUS.
- *
  * - The Hamming code (ECCALGORITHM = 0) fills ECC1-9_RESULT in turn, see
  *   gpmc_hamming_byte().
  *
  * Not modelled: NOR/SRAM devices (their windows read 0 and log), access
- * timings (CONFIG1-6 are stored only), 16-bit devices, the timeout counter, synchronous bursts.
+ * timings (CONFIG1-6 are stored only), 16-bit devices, the timeout
+ * counter, synchronous bursts.
  *
  * Reference: AM335x Technical Reference Manual (SPRUH73), chapter 7.1.
  *
