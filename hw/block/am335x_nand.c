@@ -17,7 +17,8 @@
  * Backing store: the "drive" property, a raw image of every page with its
  * spare bytes (blocks * pages * (page + oob) bytes; 276824064 for the
  * default).  An image shorter than that is extended with FFh (erased) at
- * realize.  Without a drive the array lives in memory, erased at start.
+ * realize.  Without a drive the array lives in memory, erased at start;
+ * it is not migrated (the page register and the interface state are).
  *
  * R/B#: the "rb" output; array operations take t-read-ns / t-prog-ns /
  * t-erase-ns of virtual time, 0 (instant) by default.

@@ -791,6 +791,59 @@ static void test_mark_bad(void)
     qtest_quit(qts);
 }
 
+/*
+ * Migration in the middle of a prefetch with the BCH engine running: the
+ * FIFO, the count, the NAND's page register and the remainders move.
+ */
+static void test_migration(void)
+{
+    g_autofree char *sock = g_strdup_printf("%s/am335x-gpmc-%d.sock",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *src = start();
+    QTestState *dst = qtest_initf("-M am335x-evm -incoming %s", uri);
+    uint8_t data[512], oob[OOB_SIZE], ref[13], syn[13];
+    static const uint8_t zero[13];
+    uint32_t st;
+
+    fill_pattern(data, sizeof(data), 77);
+    bch8_ref(data, sizeof(data), ref);
+    memset(oob, 0xff, sizeof(oob));
+    memcpy(oob + 2, ref, 13);
+    nand_program(src, 30, 0, data, sizeof(data));
+    nand_program(src, 30, PAGE_SIZE, oob, sizeof(oob));
+
+    gpmc_writel(src, GPMC_CONFIG7(0), 0xf48);
+    nand_start_read(src, 30, 0);
+    ecc_bch8_enable(src, true, 1);
+    gpmc_writel(src, PREFETCH_CONFIG2, 512);
+    gpmc_writel(src, PREFETCH_CONFIG1, (0x40 << 8) | BIT(7));
+    gpmc_writel(src, PREFETCH_CONTROL, 1);
+    for (int i = 0; i < 200; i += 4) {
+        g_assert_cmphex(qtest_readl(src, CS0_WINDOW), ==, le32(data + i));
+    }
+    st = gpmc_readl(src, PREFETCH_STATUS);
+
+    qtest_qmp_assert_success(src, "{ 'execute': 'migrate', "
+                             "'arguments': { 'uri': %s } }", uri);
+    qtest_qmp_eventwait(src, "STOP");
+    qtest_qmp_eventwait(dst, "RESUME");
+    qtest_quit(src);
+
+    g_assert_cmphex(gpmc_readl(dst, PREFETCH_STATUS), ==, st);
+    for (int i = 200; i < 512; i += 4) {
+        g_assert_cmphex(qtest_readl(dst, CS0_WINDOW), ==, le32(data + i));
+    }
+    gpmc_writel(dst, PREFETCH_CONTROL, 0);
+    gpmc_writel(dst, PREFETCH_CONFIG1, 0);
+    nand_change_column(dst, PAGE_SIZE + 2);
+    nand_read_buf(dst, oob, 14);
+    ecc_bch8_result(dst, 0, syn);
+    g_assert(!memcmp(syn, zero, 13));
+    qtest_quit(dst);
+    unlink(sock);
+}
+
 /* A drive: pages persist across QEMU runs; a new image reads erased. */
 static void test_drive(void)
 {
@@ -843,6 +896,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpmc/bad-input", test_bad_input);
     qtest_add_func("am335x/gpmc/wait0", test_wait0);
     qtest_add_func("am335x/gpmc/mark-bad", test_mark_bad);
+    qtest_add_func("am335x/gpmc/migration", test_migration);
     qtest_add_func("am335x/gpmc/drive", test_drive);
     return g_test_run();
 }
