@@ -521,6 +521,65 @@ static void test_hamming(void)
     qtest_quit(qts);
 }
 
+/*
+ * BCH4 and BCH16 read an erased sector (512 + parity bytes of 0xff) as
+ * the syndromes Linux's omap2 driver knows as "erased" (bch4_vector,
+ * bch16_vector), with its ECC_SIZE settings: BCH4 13 nibbles in, 3 out.
+ */
+static void test_bch4_bch16_erased(void)
+{
+    QTestState *qts = start();
+    static const uint8_t bch4_erased[7] = {
+        0x00, 0x6b, 0x31, 0xdd, 0x41, 0xbc, 0x10,
+    };
+    static const uint8_t bch16_erased[26] = {
+        0xf5, 0x24, 0x1c, 0xd0, 0x61, 0xb3, 0xf1, 0x55, 0x2e, 0x2c, 0x86,
+        0xa3, 0xed, 0x36, 0x1b, 0x78, 0x48, 0x76, 0xa9, 0x3b, 0x97, 0xd1,
+        0x7a, 0x93, 0x07, 0x0e,
+    };
+    uint8_t buf[512 + 26], ecc[26];
+    uint32_t r[7];
+
+    /* BCH4: wrap mode 1, size0 13, size1 3, 8 spare bytes per sector */
+    nand_start_read(qts, 40, 0);
+    gpmc_writel(qts, ECC_CONTROL, 1);
+    gpmc_writel(qts, ECC_SIZE_CONFIG, (3 << 22) | (13 << 12));
+    gpmc_writel(qts, ECC_CONFIG, BIT(16) | (0 << 12) | (1 << 8) | 1);
+    gpmc_writel(qts, ECC_CONTROL, 0x101);
+    nand_read_buf(qts, buf, 512 + 8);
+    r[0] = gpmc_readl(qts, BCH_RESULT(0, 0));
+    r[1] = gpmc_readl(qts, BCH_RESULT(0, 1));
+    ecc[0] = r[1] >> 12;
+    ecc[1] = r[1] >> 4;
+    ecc[2] = ((r[1] & 0xf) << 4) | (r[0] >> 28);
+    ecc[3] = r[0] >> 20;
+    ecc[4] = r[0] >> 12;
+    ecc[5] = r[0] >> 4;
+    ecc[6] = (r[0] & 0xf) << 4;
+    g_assert(!memcmp(ecc, bch4_erased, 7));
+
+    /* BCH16: wrap mode 1, size0 52, size1 0 */
+    nand_start_read(qts, 40, 0);
+    gpmc_writel(qts, ECC_CONTROL, 1);
+    gpmc_writel(qts, ECC_SIZE_CONFIG, 52 << 12);
+    gpmc_writel(qts, ECC_CONFIG, BIT(16) | (2 << 12) | (1 << 8) | 1);
+    gpmc_writel(qts, ECC_CONTROL, 0x101);
+    nand_read_buf(qts, buf, 512 + 26);
+    for (int k = 0; k < 4; k++) {
+        r[k] = gpmc_readl(qts, BCH_RESULT(0, k));
+    }
+    for (int k = 4; k < 7; k++) {
+        r[k] = gpmc_readl(qts, 0x300 + 4 * (k - 4));
+    }
+    ecc[0] = r[6] >> 8;
+    ecc[1] = r[6];
+    for (int k = 5; k >= 0; k--) {
+        stl_be_p(ecc + 2 + 4 * (5 - k), r[k]);
+    }
+    g_assert(!memcmp(ecc, bch16_erased, 26));
+    qtest_quit(qts);
+}
+
 static void flip_bits(QTestState *qts, uint32_t page, const uint32_t *bits,
                       int n)
 {
@@ -890,6 +949,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpmc/nand-program-erase", test_program_erase);
     qtest_add_func("am335x/gpmc/prefetch", test_prefetch);
     qtest_add_func("am335x/gpmc/bch8", test_bch8);
+    qtest_add_func("am335x/gpmc/bch4-bch16-erased", test_bch4_bch16_erased);
     qtest_add_func("am335x/gpmc/hamming", test_hamming);
     qtest_add_func("am335x/gpmc/elm-page", test_elm);
     qtest_add_func("am335x/gpmc/elm-continuous", test_elm_continuous);
