@@ -196,6 +196,13 @@ static void nand_change_column(QTestState *qts, uint32_t col)
     nand_cmd(qts, 0xe0);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
 static void fill_pattern(uint8_t *buf, size_t len, uint32_t seed)
 {
     for (size_t i = 0; i < len; i++) {
@@ -580,6 +587,135 @@ static void test_bch4_bch16_erased(void)
     qtest_quit(qts);
 }
 
+/* Linux omap2.c's ECC bytes of sector 0 for BCH4 (7) or BCH16 (26) */
+static int bch_bytes(QTestState *qts, int t, uint8_t *ecc)
+{
+    uint32_t r[7];
+
+    for (int k = 0; k < 7; k++) {
+        r[k] = gpmc_readl(qts, k < 4 ? BCH_RESULT(0, k) : 0x300 + 4 * (k - 4));
+    }
+    if (t == 4) {
+        ecc[0] = r[1] >> 12;
+        ecc[1] = r[1] >> 4;
+        ecc[2] = ((r[1] & 0xf) << 4) | (r[0] >> 28);
+        ecc[3] = r[0] >> 20;
+        ecc[4] = r[0] >> 12;
+        ecc[5] = r[0] >> 4;
+        ecc[6] = (r[0] & 0xf) << 4;
+        return 7;
+    }
+    ecc[0] = r[6] >> 8;
+    ecc[1] = r[6];
+    for (int k = 5; k >= 0; k--) {
+        stl_be_p(ecc + 2 + 4 * (5 - k), r[k]);
+    }
+    return 26;
+}
+
+static void flip_bits(QTestState *qts, uint32_t page, const uint32_t *bits,
+                      int n);
+
+/*
+ * BCH4 and BCH16 through the ELM, one sector: up to t flipped bits are
+ * located (Linux adds BCH4's 4 pad bits to the location), t + 1 are
+ * uncorrectable.
+ */
+static void test_elm_bch4_bch16(void)
+{
+    QTestState *qts = start();
+    uint8_t data[512], ecc[26], buf[512 + 26], oob[OOB_SIZE];
+
+    for (int level = 0; level < 2; level++) {
+        int t = level ? 16 : 4;
+        int bytes = level ? 26 : 7;
+        uint32_t sel = level ? 2 : 0;
+
+        for (int nerr = t; nerr <= t + 1; nerr++) {
+            uint32_t page = 100 + 2 * level + nerr - t;
+            uint32_t bits[17], want[17], got[16], st;
+
+            fill_pattern(data, sizeof(data), page);
+            /* write: wrap mode 1 (BCH16) or 6 (BCH4), parity only */
+            nand_cmd(qts, 0x80);
+            nand_page_addr(qts, 0, page);
+            gpmc_writel(qts, ECC_CONTROL, 1);
+            gpmc_writel(qts, ECC_SIZE_CONFIG, level ? 52 << 22 : 32 << 22);
+            gpmc_writel(qts, ECC_CONFIG, BIT(16) | (sel << 12) |
+                        ((level ? 1 : 6) << 8) | 1);
+            gpmc_writel(qts, ECC_CONTROL, 0x101);
+            nand_write_buf(qts, data, sizeof(data));
+            g_assert_cmpint(bch_bytes(qts, t, ecc), ==, bytes);
+            memset(oob, 0xff, sizeof(oob));
+            memcpy(oob + 2, ecc, bytes);
+            oob[2 + bytes] = 0;
+            nand_cmd(qts, 0x85);
+            nand_addr(qts, PAGE_SIZE & 0xff);
+            nand_addr(qts, PAGE_SIZE >> 8);
+            nand_write_buf(qts, oob, sizeof(oob));
+            nand_cmd(qts, 0x10);
+
+            for (int i = 0; i < nerr; i++) {
+                uint32_t byte = (i * 29 + 3) % 512, bit = i % 8;
+
+                bits[i] = byte * 8 + bit;
+                want[i] = 8 * (512 + bytes - 1 - byte) + bit - (t == 4 ? 4 : 0);
+            }
+            flip_bits(qts, page, bits, nerr);
+
+            /* read: wrap mode 1, the parity in, the pad out */
+            nand_start_read(qts, page, 0);
+            gpmc_writel(qts, ECC_CONTROL, 1);
+            gpmc_writel(qts, ECC_SIZE_CONFIG,
+                        level ? 52 << 12 : (3 << 22) | (13 << 12));
+            gpmc_writel(qts, ECC_CONFIG, BIT(16) | (sel << 12) | (1 << 8) | 1);
+            gpmc_writel(qts, ECC_CONTROL, 0x101);
+            nand_read_buf(qts, buf, 512);
+            nand_change_column(qts, PAGE_SIZE + 2);
+            nand_read_buf(qts, buf, level ? 26 : 8);
+            bch_bytes(qts, t, ecc);
+
+            /* omap_elm.c elm_load_syndrome() */
+            qtest_writel(qts, ELM_BASE + ELM_LOCATION_CONFIG,
+                         sel | (0x7ff << 16));
+            if (t == 4) {
+                qtest_writel(qts, ELM_BASE + ELM_SYNDROME(0, 0),
+                             (be32(ecc + 3) >> 4) | ((ecc[2] & 0xf) << 28));
+                qtest_writel(qts, ELM_BASE + ELM_SYNDROME(0, 1),
+                             be32(ecc) >> 12);
+            } else {
+                for (int k = 0; k < 6; k++) {
+                    qtest_writel(qts, ELM_BASE + ELM_SYNDROME(0, k),
+                                 be32(ecc + 22 - 4 * k));
+                }
+                qtest_writel(qts, ELM_BASE + ELM_SYNDROME(0, 6),
+                             (ecc[0] << 8) | ecc[1]);
+            }
+            qtest_writel(qts, ELM_BASE + ELM_SYNDROME(0, 6),
+                         qtest_readl(qts, ELM_BASE + ELM_SYNDROME(0, 6)) |
+                         BIT(16));
+            g_assert_cmphex(qtest_readl(qts, ELM_BASE + ELM_IRQSTATUS) & 1,
+                            ==, 1);
+            qtest_writel(qts, ELM_BASE + ELM_IRQSTATUS, 1);
+            st = qtest_readl(qts, ELM_BASE + ELM_LOC_STATUS(0));
+            if (nerr > t) {
+                g_assert_cmphex(st & 0x100, ==, 0);
+                continue;
+            }
+            g_assert_cmphex(st, ==, 0x100 | nerr);
+            for (int i = 0; i < nerr; i++) {
+                got[i] = qtest_readl(qts, ELM_BASE + ELM_ERR_LOC(0, i));
+            }
+            qsort(got, nerr, sizeof(got[0]), cmp_u32);
+            qsort(want, nerr, sizeof(want[0]), cmp_u32);
+            for (int i = 0; i < nerr; i++) {
+                g_assert_cmpuint(got[i], ==, want[i]);
+            }
+        }
+    }
+    qtest_quit(qts);
+}
+
 static void flip_bits(QTestState *qts, uint32_t page, const uint32_t *bits,
                       int n)
 {
@@ -624,11 +760,6 @@ static void elm_decode(QTestState *qts, uint8_t syn[4][13], int sectors)
     qtest_writel(qts, ELM_BASE + ELM_IRQSTATUS, BIT(8));
     g_assert(!(qtest_readl(qts, INTC_ITR(0)) & BIT(4)));
     qtest_writel(qts, ELM_BASE + ELM_PAGE_CTRL, 0);
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    return *(const uint32_t *)a - *(const uint32_t *)b;
 }
 
 static void test_elm(void)
@@ -953,6 +1084,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpmc/hamming", test_hamming);
     qtest_add_func("am335x/gpmc/elm-page", test_elm);
     qtest_add_func("am335x/gpmc/elm-continuous", test_elm_continuous);
+    qtest_add_func("am335x/gpmc/elm-bch4-bch16", test_elm_bch4_bch16);
     qtest_add_func("am335x/gpmc/bad-input", test_bad_input);
     qtest_add_func("am335x/gpmc/wait0", test_wait0);
     qtest_add_func("am335x/gpmc/mark-bad", test_mark_bad);
