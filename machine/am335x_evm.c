@@ -11,6 +11,11 @@
 #include "hw/i2c/i2c.h"
 #include "hw/i2c/tps65910.h"
 #include "hw/i2c/am335x_board_eeprom.h"
+#include "hw/block/am335x_nand.h"
+#include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "system/blockdev.h"
+#include "system/reset.h"
 #include "am335x_board.h"
 
 static const AM335xBoardConfig am335x_evm_config = {
@@ -25,6 +30,26 @@ static const AM335xBoardConfig am335x_evm_config = {
     .mpu_mhz = 720,
     .ddr_mhz = 266,
 };
+
+/*
+ * 2 Gbit x8 NAND (Micron MT29F2G08ABAEAWP) on GPMC CS0, its R/B# on
+ * WAIT0, backed by -drive if=mtd (a raw image with the spare bytes).
+ */
+static void am335x_evm_nand(MachineState *machine, AM335xSoCState *soc)
+{
+    DriveInfo *dinfo = drive_get(IF_MTD, 0, 0);
+    DeviceState *nand = qdev_new(TYPE_AM335X_NAND);
+
+    if (dinfo) {
+        qdev_prop_set_drive_err(nand, "drive", blk_by_legacy_dinfo(dinfo),
+                                &error_fatal);
+    }
+    object_property_add_child(OBJECT(machine), "nand", OBJECT(nand));
+    qdev_realize_and_unref(nand, NULL, &error_fatal);
+    /* Not on a bus: the machine's reset reaches it through this. */
+    qemu_register_resettable(OBJECT(nand));
+    am335x_gpmc_attach_nand(&soc->gpmc, 0, AM335X_NAND(nand));
+}
 
 static void am335x_evm_init(MachineState *machine)
 {
@@ -42,6 +67,8 @@ static void am335x_evm_init(MachineState *machine)
 
     /* SD slot on MMC0, its detect switch on GPIO0_6 (low: card in) */
     am335x_board_sd_slot(soc, 0, 0, 0, 6);
+
+    am335x_evm_nand(machine, soc);
 }
 
 static void am335x_evm_machine_init(MachineClass *mc)

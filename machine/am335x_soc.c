@@ -63,6 +63,10 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_MMC1]       = 0x481d8000,
     [AM335X_DEV_MMC2]       = 0x47810000,
     [AM335X_DEV_CPSW]       = 0x4a100000,
+    [AM335X_DEV_GPMC]       = 0x50000000,
+    /* The GPMC chip-select windows: TRM table 2-1, 0x00000000-0x1fffffff */
+    [AM335X_DEV_GPMC_SPACE] = 0x00000000,
+    [AM335X_DEV_ELM]        = 0x48080000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -96,6 +100,10 @@ static const struct {
 };
 /* CPSW C0_RX_THRESH_PEND, C0_RX_PEND, C0_TX_PEND, C0_MISC_PEND */
 static const int am335x_cpsw_irq[AM335X_CPSW_NUM_IRQS] = { 40, 41, 42, 43 };
+#define AM335X_IRQ_GPMC         100
+#define AM335X_IRQ_ELM          4
+/* GPMC_SDMAREQ (TRM table 11-23) */
+#define AM335X_DMA_EVENT_GPMC   52
 /* POINTRPEND1 and POINTRPEND2 of each GPIO module */
 static const int am335x_gpio_irq[AM335X_NUM_GPIOS][2] = {
     { 96, 97 }, { 98, 99 }, { 32, 33 }, { 62, 63 }
@@ -212,6 +220,8 @@ static void am335x_soc_init(Object *obj)
     }
     object_initialize_child(obj, "cpsw", &s->cpsw, TYPE_AM335X_CPSW);
     object_property_add_alias(obj, "eth-phy-id", OBJECT(&s->cpsw), "phy-id");
+    object_initialize_child(obj, "gpmc", &s->gpmc, TYPE_AM335X_GPMC);
+    object_initialize_child(obj, "elm", &s->elm, TYPE_AM335X_ELM);
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {
         object_initialize_child(obj, "sysc[*]", &s->sysc[i],
                                 TYPE_AM335X_SYSC);
@@ -476,6 +486,30 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
     if (!am335x_soc_realize_cpsw(s, errp)) {
         return;
     }
+
+    /*
+     * The GPMC: its chip-select windows below everything else in the
+     * first 512 MiB, its prefetch engine's DMA request on EDMA event 52.
+     */
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->gpmc), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->gpmc), 0,
+                    am335x_memmap[AM335X_DEV_GPMC]);
+    sysbus_mmio_map_overlap(SYS_BUS_DEVICE(&s->gpmc), 1,
+                            am335x_memmap[AM335X_DEV_GPMC_SPACE], -500);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->gpmc), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_GPMC));
+    qdev_connect_gpio_out_named(DEVICE(&s->gpmc), AM335X_GPMC_DMA, 0,
+                                am335x_soc_dma_event(s,
+                                                     AM335X_DMA_EVENT_GPMC));
+
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->elm), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->elm), 0, am335x_memmap[AM335X_DEV_ELM]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->elm), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_ELM));
 
     /* The OCP wrappers of the target modules not modelled in full yet */
     for (int i = 0; i < AM335X_SYSC_NUM_MODULES; i++) {

@@ -75,12 +75,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x4, .sysc_type = SIMPLE, .sysc_mask = 0x3,
         .syss_offset = NONE,
     }, {
-        /* ti-sysc "elm" (0x48080000): 0x00000020. */
-        .name = "elm", .base = 0x48080000, .size = 64 * KiB,
-        .rev_offset = 0x0, .revision = 0x00000020,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x31b,
-        .syss_offset = 0x14,
-    }, {
         /*
          * ti-sysc "mailbox": 0x00000400 (omap-mailbox prints "rev 0x400"
          * on a BeagleBone Black).  No SYSSTATUS: SOFTRESET self-clears.
@@ -180,15 +174,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .rev_offset = 0x0, .revision = 0x40441403,
         .sysc_offset = NONE, .sysc_type = SIMPLE, .sysc_mask = 0,
         .syss_offset = NONE,
-    }, {
-        /*
-         * ti-sysc "gpmc": 0x00000060; omap-gpmc reads revision 6.0 and
-         * enables the WR_ACCESS/WR_DATA_MUX_BUS timings for major > 5.
-         */
-        .name = "gpmc", .base = 0x50000000, .size = 16 * MiB,
-        .rev_offset = 0x0, .revision = 0x00000060,
-        .sysc_offset = 0x10, .sysc_type = OMAP2, .sysc_mask = 0x18,
-        .syss_offset = 0x14,
     }, {
         /* ti-sysc "sham": 0x40000c03 (omap-sham prints "rev 4.3"). */
         .name = "sham", .base = 0x53100000, .size = 1 * MiB,

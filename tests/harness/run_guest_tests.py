@@ -20,6 +20,7 @@ from suite import TESTS  # noqa: E402
 import soc_tests  # noqa: E402,F401
 import mmc_tests  # noqa: E402,F401
 import net_tests  # noqa: E402,F401
+import nand_tests  # noqa: E402,F401
 
 
 def main():

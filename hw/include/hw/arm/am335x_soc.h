@@ -16,6 +16,8 @@
 #include "hw/i2c/am335x_i2c.h"
 #include "hw/rtc/am335x_rtc.h"
 #include "hw/sd/am335x_hsmmc.h"
+#include "hw/block/am335x_gpmc.h"
+#include "hw/block/am335x_elm.h"
 #include "hw/watchdog/am335x_wdt.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
@@ -74,6 +76,9 @@ enum {
     AM335X_DEV_MMC1,
     AM335X_DEV_MMC2,
     AM335X_DEV_CPSW,
+    AM335X_DEV_GPMC,
+    AM335X_DEV_GPMC_SPACE,
+    AM335X_DEV_ELM,
     AM335X_DEV_DDR,
 };
 
@@ -94,6 +99,8 @@ struct AM335xSoCState {
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xHsmmcState mmc[AM335X_NUM_MMC];
     AM335xCpswState cpsw;
+    AM335xGpmcState gpmc;
+    AM335xElmState elm;
     AM335xSyscState sysc[AM335X_SYSC_NUM_MODULES];
 
     MemoryRegion boot_rom;
