@@ -171,8 +171,10 @@ class Guest:
         self.send("%s; echo %s$?\n" % (command, marker))
         m = self.expect(r"%s(\d+)" % marker, timeout, start)
         body = self.output[start:m.start()]
-        # Drop the echoed command line, which the console may have wrapped.
-        echoed = body.find(marker + "$?")
+        # Drop the echoed command line, which the console may have wrapped
+        # (line editing can put escape sequences anywhere in it, even
+        # between the marker and its "$?").
+        echoed = body.rfind(marker)
         if echoed >= 0:
             body = body[echoed:].split("\n", 1)[1] if "\n" in body[echoed:] else ""
         return int(m.group(1)), body

@@ -166,8 +166,8 @@ def check_hotplug(board, kernel, timeout):
                    format="raw")
             wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the card return")
             status, out = vm.shell("/sbin/mke2fs -q -F -t ext4 /dev/mmcblk0p1 && mount /dev/mmcblk0p1 /mnt"
-                                   " && echo ok >/mnt/f && umount /mnt && cat /sys/block/mmcblk0/ro")
-            if status != 0 or out.split()[-1] != "0":
+                                   " && echo ok >/mnt/f && umount /mnt && echo ro=$(cat /sys/block/mmcblk0/ro)")
+            if status != 0 or "ro=0" not in out:
                 raise g.GuestError("writable card after re-insertion: %r" % out)
 
 
@@ -183,11 +183,11 @@ def check_readonly(board, kernel, timeout):
                     extra_args=card.drive(0, readonly="on")) as vm:
             load_modules(vm, "mmc", "fs")
             wait_guest(vm, "[ -b /dev/mmcblk0p1 ]", "the card")
-            status, out = vm.shell("cat /sys/block/mmcblk0/ro; mount /dev/mmcblk0p1 /mnt;"
+            status, out = vm.shell("echo ro=$(cat /sys/block/mmcblk0/ro); mount /dev/mmcblk0p1 /mnt;"
                                    " grep ' /mnt ' /proc/mounts; ls /mnt; touch /mnt/x;"
                                    " umount /mnt")
             mount = re.search(r"^/dev/mmcblk0p1 /mnt \S+ (\S+)", out, re.M)
-            if out.split()[0] != "1" or not mount or not mount.group(1).startswith("ro") \
+            if "ro=1" not in out or not mount or not mount.group(1).startswith("ro") \
                     or "suite.py" not in out:
                 raise g.GuestError("write-protected card not mounted read-only: %r" % out)
             print("#   " + mount.group(0))
