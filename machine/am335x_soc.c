@@ -376,8 +376,11 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
 
     for (int i = 0; i < AM335X_NUM_UARTS; i++) {
         SysBusDevice *sbd = SYS_BUS_DEVICE(&s->uart[i]);
+        g_autofree char *fclk = g_strdup_printf("uart%d-fclk", i);
 
         qdev_prop_set_chr(DEVICE(sbd), "chardev", serial_hd(i));
+        qdev_connect_clock_in(DEVICE(sbd), "fclk",
+                              qdev_get_clock_out(DEVICE(&s->prcm), fclk));
         if (!sysbus_realize(sbd, errp)) {
             return;
         }

@@ -22,6 +22,7 @@
 #include "qapi/error.h"
 #include "hw/char/am335x_uart.h"
 #include "hw/irq.h"
+#include "hw/qdev-clock.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "hw/registerfields.h"
@@ -85,9 +86,35 @@ REG32(TX_DMA_THRESHOLD, 0x84)
 
 /*
  * The UART's functional clock is PER_CLKOUTM2 / 4 = 48 MHz and the default
- * mode divides it by 16, so a divisor of 26 gives 115200 baud.
+ * mode divides it by 16, so a divisor of 26 gives 115200 baud.  The PRCM's
+ * clock sets the real figure; this is the one without a clock connected.
  */
-#define AM335X_UART_BAUDBASE (48000000 / 16)
+#define AM335X_UART_FCLK_HZ     48000000
+#define AM335X_UART_BAUDBASE    (AM335X_UART_FCLK_HZ / 16)
+
+/*
+ * The 16550 core's baud base: the functional clock over the oversampling
+ * of the mode (TRM 19.3.8.1: 16x or 13x).  A gated clock leaves the last
+ * rate in place: Linux never writes a divisor while the module is off.
+ */
+static void am335x_uart_update_baudbase(AM335xUartState *s)
+{
+    uint64_t hz = clock_get_hz(s->fclk);
+    unsigned oversampling =
+        FIELD_EX32(s->mdr1, MDR1, MODE_SELECT) == 3 ? 13 : 16;
+
+    if (!clock_has_source(s->fclk)) {
+        hz = AM335X_UART_FCLK_HZ;
+    }
+    if (hz) {
+        s->serial.baudbase = hz / oversampling;
+    }
+}
+
+static void am335x_uart_clock_update(void *opaque, ClockEvent event)
+{
+    am335x_uart_update_baudbase(AM335X_UART(opaque));
+}
 
 static bool am335x_uart_mode_b(AM335xUartState *s)
 {
@@ -335,6 +362,7 @@ static void am335x_uart_write(void *opaque, hwaddr offset, uint64_t value,
         break;
     case A_MDR1:
         s->mdr1 = value;
+        am335x_uart_update_baudbase(s);
         switch (FIELD_EX32(value, MDR1, MODE_SELECT)) {
         case 0: /* UART 16x */
         case 2: /* UART 16x auto-baud */
@@ -436,6 +464,7 @@ static void am335x_uart_realize(DeviceState *dev, Error **errp)
     if (!qdev_realize(DEVICE(&s->serial), NULL, errp)) {
         return;
     }
+    am335x_uart_update_baudbase(s);
     memory_region_init_io(&s->iomem, OBJECT(s), &am335x_uart_ops, s,
                           TYPE_AM335X_UART, AM335X_UART_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->iomem);
@@ -449,17 +478,20 @@ static void am335x_uart_init(Object *obj)
     object_initialize_child(obj, "serial", &s->serial, TYPE_SERIAL);
     qdev_prop_set_uint32(DEVICE(&s->serial), "baudbase",
                          AM335X_UART_BAUDBASE);
+    s->fclk = qdev_init_clock_in(DEVICE(obj), "fclk",
+                                 am335x_uart_clock_update, s, ClockUpdate);
     /* "chardev" is set on the UART itself, as for any QEMU serial port. */
     object_property_add_alias(obj, "chardev", OBJECT(&s->serial), "chardev");
 }
 
 static const VMStateDescription vmstate_am335x_uart = {
     .name = TYPE_AM335X_UART,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_STRUCT(serial, AM335xUartState, 0, vmstate_serial,
                        SerialState),
+        VMSTATE_CLOCK(fclk, AM335xUartState),
         VMSTATE_UINT8(ier_hi, AM335xUartState),
         VMSTATE_UINT8(mcr_hi, AM335xUartState),
         VMSTATE_UINT8(efr, AM335xUartState),

@@ -202,6 +202,43 @@ static void test_rx_irq(const void *data)
     qtest_quit(qts);
 }
 
+#define PRCM_CM_DIV_M2_DPLL_PER 0x44e004ac
+
+static uint32_t baudbase(QTestState *qts)
+{
+    QDict *resp = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': "
+                            "{ 'path': '/machine/soc/uart[0]/serial', "
+                            "'property': 'baudbase' } }");
+    uint32_t value = qdict_get_int(resp, "return");
+
+    qobject_unref(resp);
+    return value;
+}
+
+/*
+ * The 16550 core's baud base is UART0's PRCM clock (PER DPLL M2 / 4,
+ * 48 MHz as the SPL leaves it) over the mode's oversampling: 16, or 13 in
+ * the 13x mode.  A slower PER M2 output slows it down.
+ */
+static void test_fclk(const void *data)
+{
+    int sock;
+    QTestState *qts = start(data, &sock);
+
+    g_assert_cmpuint(baudbase(qts), ==, 48000000 / 16);
+    uart_write(qts, MDR1, 0x03);
+    g_assert_cmpuint(baudbase(qts), ==, 48000000 / 13);
+    uart_write(qts, MDR1, 0x00);
+    g_assert_cmpuint(baudbase(qts), ==, 48000000 / 16);
+
+    /* M2 from 5 to 10: PER CLKOUT 192 -> 96 MHz, the UART clock 24 MHz */
+    qtest_writel(qts, PRCM_CM_DIV_M2_DPLL_PER, 10);
+    g_assert_cmpuint(baudbase(qts), ==, 24000000 / 16);
+
+    close(sock);
+    qtest_quit(qts);
+}
+
 static void add(const char *machine, const char *name, GTestDataFunc fn)
 {
     g_autofree char *path = g_strdup_printf("am335x/uart/%s/%s", machine,
@@ -221,6 +258,7 @@ int main(int argc, char **argv)
         add(machines[i], "softreset", test_softreset);
         add(machines[i], "tx-to-chardev", test_tx_to_chardev);
         add(machines[i], "rx-irq", test_rx_irq);
+        add(machines[i], "fclk", test_fclk);
     }
     return g_test_run();
 }

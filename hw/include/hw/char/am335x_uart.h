@@ -8,6 +8,7 @@
 
 #include "hw/sysbus.h"
 #include "hw/char/serial.h"
+#include "hw/clock.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_UART "am335x-uart"
@@ -21,6 +22,8 @@ struct AM335xUartState {
     MemoryRegion iomem;
     /* The 16550 register file, FIFOs, IRQ logic and chardev live here. */
     SerialState serial;
+    /* UARTn_GFCLK from the PRCM (48 MHz); the baud base follows it. */
+    Clock *fclk;
 
     /* Bits of IER/MCR that the 16550 core does not keep (EFR[4] gated). */
     uint8_t ier_hi;
