@@ -403,15 +403,13 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
         sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_timer_irq[i]));
     }
 
-    /* Only GPIO0's debounce clock has a PRCM output so far. */
+    /* Each GPIO module's debounce clock is its PRCM optional clock. */
     for (int i = 0; i < AM335X_NUM_GPIOS; i++) {
         SysBusDevice *sbd = SYS_BUS_DEVICE(&s->gpio[i]);
+        g_autofree char *dbclk = g_strdup_printf("gpio%d-dbclk", i);
 
-        if (i == 0) {
-            qdev_connect_clock_in(DEVICE(sbd), "dbclk",
-                                  qdev_get_clock_out(DEVICE(&s->prcm),
-                                                     "gpio0-dbclk"));
-        }
+        qdev_connect_clock_in(DEVICE(sbd), "dbclk",
+                              qdev_get_clock_out(DEVICE(&s->prcm), dbclk));
         if (!sysbus_realize(sbd, errp)) {
             return;
         }

@@ -699,6 +699,7 @@ static const char *const am335x_prcm_clk_names[AM335X_PRCM_NUM_CLOCKS] = {
     "uart0-fclk", "uart1-fclk", "uart2-fclk", "uart3-fclk",
     "uart4-fclk", "uart5-fclk",
     "wdt1-fclk", "gpio0-dbclk", "i2c-fclk", "mpu-clk",
+    "gpio1-dbclk", "gpio2-dbclk", "gpio3-dbclk",
 };
 
 /* DMTimer n: its CLKCTRL and, for timers 1-7, its CM_DPLL clock select */
@@ -968,6 +969,17 @@ static void am335x_prcm_compute(AM335xPrcmState *s,
     hz[AM335X_PRCM_CLK_GPIO0_DB] =
         (am335x_prcm_reg(s, A_CM_WKUP_GPIO0_CLKCTRL) & CLKCTRL_GPIO_DBCLK) ?
         src : 0;
+
+    /* GPIO1-3 debounce: CLK_32KHZ, gated by OPTFCLKEN_GPIOn_GDBCLK */
+    for (int i = 0; i < 3; i++) {
+        static const uint16_t clkctrl[3] = {
+            A_CM_PER_GPIO1_CLKCTRL, A_CM_PER_GPIO2_CLKCTRL,
+            A_CM_PER_GPIO3_CLKCTRL,
+        };
+
+        hz[AM335X_PRCM_CLK_GPIO1_DB + i] =
+            (am335x_prcm_reg(s, clkctrl[i]) & CLKCTRL_GPIO_DBCLK) ? clk32k : 0;
+    }
 
     hz[AM335X_PRCM_CLK_MPU] = mpu;
 

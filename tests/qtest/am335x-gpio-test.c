@@ -418,6 +418,35 @@ static void test_disable_module(void)
  * Debouncing on GPIO0, whose debounce clock the PRCM provides: a new level
  * counts once stable for DEBOUNCINGTIME + 1 debounce clock cycles.
  */
+#define CM_PER_GPIO1_CLKCTRL    0x44e000ac
+
+/*
+ * GPIO1's debounce clock is CLK_32KHZ through its PRCM optional clock
+ * OPTFCLKEN_GPIO_1_GDBCLK: with the gate open, a new input level is only
+ * taken after the debounce time; with it closed, at once (unfiltered).
+ */
+static void test_debounce_gpio1(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black");
+    const uint32_t cycles = 10;
+    const int64_t wait = cycles * 1000000000LL / DBCLK_HZ;
+
+    qtest_writel(qts, CM_PER_GPIO1_CLKCTRL, CLKCTRL_ENABLE | CLKCTRL_DBCLK);
+    gp_write(qts, 1, DEBOUNCINGTIME, cycles - 1);
+    gp_write(qts, 1, DEBOUNCENABLE, PIN(3));
+    set_pin(qts, 1, 3, 1);
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & PIN(3), ==, 0);
+    qtest_clock_step(qts, wait - 20 * US);
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & PIN(3), ==, 0);
+    qtest_clock_step(qts, 40 * US);
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & PIN(3), ==, PIN(3));
+
+    qtest_writel(qts, CM_PER_GPIO1_CLKCTRL, CLKCTRL_ENABLE);
+    set_pin(qts, 1, 3, 0);
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & PIN(3), ==, 0);
+    qtest_quit(qts);
+}
+
 static void test_debounce(void)
 {
     QTestState *qts = qtest_init("-M beaglebone-black");
@@ -588,6 +617,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpio/sysconfig", test_sysconfig);
     qtest_add_func("am335x/gpio/outputs", test_outputs);
     qtest_add_func("am335x/gpio/outputs-property", test_outputs_property);
+    qtest_add_func("am335x/gpio/debounce-gpio1", test_debounce_gpio1);
     qtest_add_func("am335x/gpio/datain", test_datain);
     qtest_add_func("am335x/gpio/edge-irq", test_edge_irq);
     qtest_add_func("am335x/gpio/level-irq", test_level_irq);
