@@ -27,12 +27,13 @@
  * - "bad-blocks": a comma-separated list of blocks whose first two pages
  *   get a non-FFh bad block marker (spare byte 0) at realize, as factory
  *   bad blocks have.
- * - "mark-bad": one block that goes bad now, as a worn block does: from
- *   then on its erases fail (the block is left as it was) and its programs
- *   fail (the bits that the data clears are cleared, as a partial program
- *   would), READ STATUS showing FAIL (bit 0) after either.  Reads work.  It
- *   gets no marker: that is the host's job (Linux writes one, UBI then
- *   counts the block in bad_peb_count).  Not kept across a restart.
+ * - "mark-bad": one block that goes bad now, as a worn-out block does:
+ *   charge trapped in its cells, it no longer erases.  From then on every
+ *   erase of it fails, READ STATUS showing FAIL (bit 0), and the block is
+ *   left as it was; reads and programs (which only clear bits) still work,
+ *   as they do on such a block, so the host can write its bad block marker
+ *   (Linux does, and UBI counts the block in bad_peb_count).  The model
+ *   writes no marker itself.  Not kept across a restart.
  * - "flip-bits": "PAGE:BIT[,BIT...]" inverts the given bits of the page
  *   in the array (BIT counts from the first data byte's bit 0, spare
  *   bytes following the data), as a worn cell would.
@@ -244,10 +245,6 @@ static void nand_do_program(AM335xNandState *s)
         cur[i] &= s->page_buf[i];
     }
     if (!nand_array_write(s, s->row, cur)) {
-        s->status |= NAND_STATUS_FAIL;
-    }
-    if (test_bit(s->row / s->pages_per_block, s->worn)) {
-        trace_am335x_nand_worn("program", s->row / s->pages_per_block);
         s->status |= NAND_STATUS_FAIL;
     }
     nand_set_busy(s, s->t_prog_ns);
