@@ -26,7 +26,14 @@
  * Fault injection (also at run time, with qom-set):
  * - "bad-blocks": a comma-separated list of blocks whose first two pages
  *   get a non-FFh bad block marker (spare byte 0) at realize, as factory
- *   bad blocks have; "mark-bad": one block to mark now.
+ *   bad blocks have.
+ * - "mark-bad": one block that goes bad now, as a worn-out block does:
+ *   charge trapped in its cells, it no longer erases.  From then on every
+ *   erase of it fails, READ STATUS showing FAIL (bit 0), and the block is
+ *   left as it was; reads and programs (which only clear bits) still work,
+ *   as they do on such a block, so the host can write its bad block marker
+ *   (Linux does, and UBI counts the block in bad_peb_count).  The model
+ *   writes no marker itself.  Not kept across a restart.
  * - "flip-bits": "PAGE:BIT[,BIT...]" inverts the given bits of the page
  *   in the array (BIT counts from the first data byte's bit 0, spare
  *   bytes following the data), as a worn cell would.
@@ -35,6 +42,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bitmap.h"
 #include "qemu/cutils.h"
 #include "qemu/log.h"
 #include "qemu/module.h"
@@ -244,11 +252,21 @@ static void nand_do_program(AM335xNandState *s)
 
 static void nand_do_erase(AM335xNandState *s)
 {
+    uint32_t block;
+
     nand_latch_address(s, false);
     trace_am335x_nand_op("erase", s->row, 0);
     s->status &= ~NAND_STATUS_FAIL;
-    if (!nand_row_valid(s, "erase") ||
-        !nand_array_erase(s, s->row / s->pages_per_block)) {
+    if (!nand_row_valid(s, "erase")) {
+        s->status |= NAND_STATUS_FAIL;
+        return;
+    }
+    block = s->row / s->pages_per_block;
+    if (test_bit(block, s->worn)) {
+        /* The erase does not verify: the block keeps its contents. */
+        trace_am335x_nand_worn("erase", block);
+        s->status |= NAND_STATUS_FAIL;
+    } else if (!nand_array_erase(s, block)) {
         s->status |= NAND_STATUS_FAIL;
         return;
     }
@@ -542,7 +560,7 @@ static void nand_build_onfi_param(AM335xNandState *s)
 
 /* Fault injection */
 
-static void nand_mark_bad(AM335xNandState *s, uint32_t block, Error **errp)
+static void nand_factory_bad(AM335xNandState *s, uint32_t block, Error **errp)
 {
     g_autofree uint8_t *buf = g_malloc(nand_full_page(s));
 
@@ -565,11 +583,22 @@ static void nand_mark_bad(AM335xNandState *s, uint32_t block, Error **errp)
 static void nand_set_mark_bad(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
+    AM335xNandState *s = AM335X_NAND(obj);
     uint32_t block;
 
-    if (visit_type_uint32(v, name, &block, errp)) {
-        nand_mark_bad(AM335X_NAND(obj), block, errp);
+    if (!visit_type_uint32(v, name, &block, errp)) {
+        return;
     }
+    if (!s->worn) {
+        error_setg(errp, "mark-bad: the device is not realized");
+        return;
+    }
+    if (block >= s->blocks) {
+        error_setg(errp, "block %u beyond the %u blocks", block, s->blocks);
+        return;
+    }
+    trace_am335x_nand_mark_bad(block);
+    set_bit(block, s->worn);
 }
 
 static void nand_set_flip_bits(Object *obj, const char *value, Error **errp)
@@ -680,6 +709,8 @@ static void am335x_nand_realize(DeviceState *dev, Error **errp)
         s->volatile_blocks = g_new0(uint8_t *, s->blocks);
     }
     s->full_page_size = nand_full_page(s);
+    s->worn_nbits = s->blocks;
+    s->worn = bitmap_new(s->blocks);
     s->page_buf = g_malloc(nand_full_page(s));
     memset(s->page_buf, 0xff, nand_full_page(s));
     nand_build_onfi_param(s);
@@ -698,7 +729,7 @@ static void am335x_nand_realize(DeviceState *dev, Error **errp)
                            list[i]);
                 return;
             }
-            nand_mark_bad(s, block, errp);
+            nand_factory_bad(s, block, errp);
             if (*errp) {
                 return;
             }
@@ -717,6 +748,8 @@ static void am335x_nand_unrealize(DeviceState *dev)
         }
         g_free(s->volatile_blocks);
     }
+    g_free(s->worn);
+    s->worn = NULL;
     g_free(s->page_buf);
 }
 
@@ -729,6 +762,24 @@ static void am335x_nand_init(Object *obj)
                         NULL, NULL);
     object_property_add_str(obj, "flip-bits", NULL, nand_set_flip_bits);
 }
+
+static bool nand_worn_needed(void *opaque)
+{
+    AM335xNandState *s = opaque;
+
+    return !bitmap_empty(s->worn, s->blocks);
+}
+
+static const VMStateDescription vmstate_am335x_nand_worn = {
+    .name = TYPE_AM335X_NAND "/worn",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = nand_worn_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BITMAP(worn, AM335xNandState, 0, worn_nbits),
+        VMSTATE_END_OF_LIST()
+    }
+};
 
 static const VMStateDescription vmstate_am335x_nand = {
     .name = TYPE_AM335X_NAND,
@@ -748,6 +799,10 @@ static const VMStateDescription vmstate_am335x_nand = {
         VMSTATE_BOOL(busy, AM335xNandState),
         VMSTATE_TIMER(busy_timer, AM335xNandState),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_am335x_nand_worn,
+        NULL
     }
 };
 

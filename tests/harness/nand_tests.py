@@ -230,3 +230,104 @@ def nand_ubifs(timeout):
             if sysfs_counter(vm, "ecc_failures"):
                 raise g.GuestError("ECC failures")
             quit_guest(vm)
+
+
+def ubi_pebs(image, vol_id, first_block=FS_PAGE // PAGES_PER_BLOCK):
+    """{LEB: PEB} of volume VOL_ID, from the VID headers in the image (the
+    data area of a page is stored as is, its ECC in the spare bytes)."""
+    found = {}
+    with open(image.path, "rb") as f:
+        for block in range(first_block, BLOCKS):
+            f.seek(block * PAGES_PER_BLOCK * FULL)
+            head = f.read(2 * FULL)
+            # The VID header: in a later subpage or page than the EC one
+            for off in list(range(512, PAGE, 512)) + [FULL]:
+                vid = head[off:off + 16]
+                if vid[:4] == b"UBI!":
+                    if int.from_bytes(vid[8:12], "big") == vol_id:
+                        found[int.from_bytes(vid[12:16], "big")] = \
+                            block - first_block
+                    break
+    return found
+
+
+def ubi_counter(vm, name):
+    return int(sh(vm, "cat /sys/class/ubi/ubi0/%s" % name).split()[-1])
+
+
+@test("nand-ubi-runtime-bad/%s/%s" % (BOARD, KERNEL), 500)
+def nand_ubi_runtime_bad(timeout):
+    """A PEB holding UBI data goes bad at run time (the NAND's mark-bad,
+    through QMP): its erase fails (READ STATUS FAIL), UBI marks it bad and
+    carries on.  The volume's new data and another volume's old data verify,
+    bad_peb_count grows by one and stays so after a re-attach and after a
+    QEMU restart (the kernel's bad block marker is in the image)."""
+    size = 16 * 126976
+    with NandImage() as image:
+        with nand_guest(image, "nand-ubi-runtime-bad", timeout) as vm:
+            sh(vm, "/usr/sbin/ubiformat -q -y %s && /usr/sbin/ubiattach -p %s"
+               " && /usr/sbin/ubimkvol /dev/ubi0 -N keep -s 4MiB"
+               " && /usr/sbin/ubimkvol /dev/ubi0 -N scratch -s 4MiB"
+               " && dd if=/dev/urandom of=/tmp/a bs=%d count=1 2>/dev/null"
+               " && dd if=/dev/urandom of=/tmp/b bs=%d count=1 2>/dev/null"
+               " && dd if=/dev/urandom of=/tmp/c bs=%d count=1 2>/dev/null"
+               " && /usr/sbin/ubiupdatevol /dev/ubi0_0 /tmp/a"
+               " && /usr/sbin/ubiupdatevol /dev/ubi0_1 /tmp/b && sync"
+               % (FS_MTD, FS_MTD, size, size, size), 300)
+            bad_before = ubi_counter(vm, "bad_peb_count")
+            pebs = ubi_pebs(image, 1)
+            if sorted(pebs) != list(range(16)):
+                raise g.GuestError("scratch's LEBs in the image: %r" % pebs)
+            peb = pebs[5]
+            block = FS_PAGE // PAGES_PER_BLOCK + peb
+            print("#   scratch LEB 5 is PEB %d, NAND block %d: bad now"
+                  % (peb, block))
+            vm.qmp("qom-set", path="/machine/nand", property="mark-bad",
+                   value=block)
+            # Reads still work; the update erases the old PEBs first.
+            out = sh(vm, "head -c %d /dev/ubi0_1 | cmp - /tmp/b"
+                     " && /usr/sbin/ubiupdatevol /dev/ubi0_1 /tmp/c"
+                     " && head -c %d /dev/ubi0_1 | cmp - /tmp/c"
+                     " && head -c %d /dev/ubi0_0 | cmp - /tmp/a && echo SAME"
+                     " && dmesg | grep -E 'ubi0|nand' | tail -n 20"
+                     % (size, size, size), 300)
+            if "SAME" not in out:
+                raise g.GuestError("data differs after the PEB went bad")
+            if not re.search(r"mark PEB %d as bad" % peb, out):
+                raise g.GuestError("UBI did not mark PEB %d bad" % peb)
+            if ubi_counter(vm, "bad_peb_count") != bad_before + 1:
+                raise g.GuestError("bad_peb_count did not grow by one")
+            out = sh(vm, "/usr/sbin/ubidetach -p %s && /usr/sbin/ubiattach -p %s"
+                     " && head -c %d /dev/ubi0_1 | cmp - /tmp/c"
+                     " && head -c %d /dev/ubi0_0 | cmp - /tmp/a && echo SAME"
+                     " && sha256sum /tmp/a /tmp/c"
+                     % (FS_MTD, FS_MTD, size, size), 300)
+            sums = re.findall(r"^([0-9a-f]{64})\s", out, re.M)
+            if "SAME" not in out or len(sums) != 2:
+                raise g.GuestError("data differs after the re-attach")
+            bad = ubi_counter(vm, "bad_peb_count")
+            print("#   bad_peb_count %d -> %d after the re-attach"
+                  % (bad_before, bad))
+            if bad != bad_before + 1:
+                raise g.GuestError("the re-attach sees %d bad PEBs" % bad)
+            quit_guest(vm)
+        with open(image.path, "rb") as f:
+            f.seek(block * PAGES_PER_BLOCK * FULL + PAGE)
+            marker = f.read(1)[0]
+        print("#   bad block marker in the image: 0x%02x" % marker)
+        if marker == 0xff:
+            raise g.GuestError("no bad block marker in block %d" % block)
+        with nand_guest(image, "nand-ubi-runtime-bad-2", timeout) as vm:
+            out = sh(vm, "/usr/sbin/ubiattach -p %s"
+                     " && head -c %d /dev/ubi0_0 | sha256sum"
+                     " && head -c %d /dev/ubi0_1 | sha256sum"
+                     % (FS_MTD, size, size), 300)
+            after = re.findall(r"^([0-9a-f]{64})\s", out, re.M)
+            if after != sums:
+                raise g.GuestError("data differs after the restart")
+            if sysfs_counter(vm, "bad_blocks") != 1:
+                raise g.GuestError("the kernel's scan does not find block %d"
+                                   " bad" % block)
+            if ubi_counter(vm, "bad_peb_count") != bad_before + 1:
+                raise g.GuestError("UBI's bad_peb_count after the restart")
+            quit_guest(vm)

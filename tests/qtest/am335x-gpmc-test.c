@@ -141,14 +141,20 @@ static uint8_t nand_status(QTestState *qts)
     return nand_read8(qts);
 }
 
-static void nand_erase(QTestState *qts, uint32_t page)
+/* ERASE BLOCK, returning the READ STATUS after it */
+static uint8_t nand_erase_status(QTestState *qts, uint32_t page)
 {
     nand_cmd(qts, 0x60);
     nand_addr(qts, page);
     nand_addr(qts, page >> 8);
     nand_addr(qts, page >> 16);
     nand_cmd(qts, 0xd0);
-    g_assert_cmphex(nand_status(qts), ==, 0xe0);
+    return nand_status(qts);
+}
+
+static void nand_erase(QTestState *qts, uint32_t page)
+{
+    g_assert_cmphex(nand_erase_status(qts, page), ==, 0xe0);
 }
 
 static void nand_write_buf(QTestState *qts, const uint8_t *buf, size_t len)
@@ -171,14 +177,22 @@ static void nand_read_buf(QTestState *qts, uint8_t *buf, size_t len)
     }
 }
 
-static void nand_program(QTestState *qts, uint32_t page, uint32_t col,
-                         const uint8_t *buf, size_t len)
+/* PROGRAM PAGE, returning the READ STATUS after it */
+static uint8_t nand_program_status(QTestState *qts, uint32_t page,
+                                   uint32_t col, const uint8_t *buf,
+                                   size_t len)
 {
     nand_cmd(qts, 0x80);
     nand_page_addr(qts, col, page);
     nand_write_buf(qts, buf, len);
     nand_cmd(qts, 0x10);
-    g_assert_cmphex(nand_status(qts), ==, 0xe0);
+    return nand_status(qts);
+}
+
+static void nand_program(QTestState *qts, uint32_t page, uint32_t col,
+                         const uint8_t *buf, size_t len)
+{
+    g_assert_cmphex(nand_program_status(qts, page, col, buf, len), ==, 0xe0);
 }
 
 static void nand_start_read(QTestState *qts, uint32_t page, uint32_t col)
@@ -913,6 +927,123 @@ static void test_bad_input(void)
     qtest_quit(qts);
 }
 
+/*
+ * Bad input, what comes of it: out-of-range pages and columns, prefetch and
+ * write-posting counts beyond what the FIFO holds or is owed, and ELM
+ * programming that makes no sense each have a defined result.
+ */
+static void test_bad_input_results(void)
+{
+    QTestState *qts = start();
+    uint8_t zeros[8] = { 0 }, rd[8];
+
+    /* A page beyond the device reads erased; programs and erases fail. */
+    nand_start_read(qts, 0x800000, 0);
+    g_assert_cmphex(nand_read8(qts), ==, 0xff);
+    g_assert_cmphex(nand_program_status(qts, 2048 * PAGES_PER_BLOCK, 0,
+                                        zeros, 4), ==, 0xe1);
+    g_assert_cmphex(nand_erase_status(qts, 2048 * PAGES_PER_BLOCK), ==, 0xe1);
+    /* The next good operation clears FAIL. */
+    nand_erase(qts, 0);
+
+    /* Data past the page's last column is dropped, the page programs. */
+    g_assert_cmphex(nand_program_status(qts, 4, FULL_PAGE - 2, zeros, 8),
+                    ==, 0xe0);
+    nand_start_read(qts, 4, FULL_PAGE - 3);
+    g_assert_cmphex(nand_read8(qts), ==, 0xff);
+    g_assert_cmphex(nand_read8(qts), ==, 0);
+    g_assert_cmphex(nand_read8(qts), ==, 0);
+    /* ... and reads past it return FFh. */
+    g_assert_cmphex(nand_read8(qts), ==, 0xff);
+    nand_start_read(qts, 4, 0x8000);
+    g_assert_cmphex(nand_read8(qts), ==, 0xff);
+
+    /* Prefetch of 8 bytes, 12 read: the underflowing word reads 0. */
+    fill_pattern(rd, sizeof(rd), 3);
+    nand_program(qts, 5, 0, rd, sizeof(rd));
+    gpmc_writel(qts, GPMC_CONFIG7(0), 0xf48);
+    nand_start_read(qts, 5, 0);
+    gpmc_writel(qts, PREFETCH_CONFIG2, 8);
+    /* FIFOTHRESHOLD 127: beyond the 64-byte FIFO */
+    gpmc_writel(qts, PREFETCH_CONFIG1, (0x7f << 8) | BIT(7));
+    gpmc_writel(qts, PREFETCH_CONTROL, 1);
+    g_assert_cmpuint(gpmc_readl(qts, PREFETCH_STATUS) >> 24, ==, 8);
+    g_assert_cmphex(qtest_readl(qts, CS0_WINDOW), ==, le32(rd));
+    g_assert_cmphex(qtest_readl(qts, CS0_WINDOW), ==, le32(rd + 4));
+    g_assert_cmphex(qtest_readl(qts, CS0_WINDOW), ==, 0);
+    g_assert_cmphex(gpmc_readl(qts, PREFETCH_CONTROL), ==, 0);
+    gpmc_writel(qts, PREFETCH_CONFIG1, 0);
+
+    /* STARTENGINE with the engine disabled does not start it. */
+    gpmc_writel(qts, PREFETCH_CONFIG2, 64);
+    gpmc_writel(qts, PREFETCH_CONTROL, 1);
+    g_assert_cmphex(gpmc_readl(qts, PREFETCH_CONTROL), ==, 0);
+    g_assert_cmphex(gpmc_readl(qts, PREFETCH_STATUS) >> 24, ==, 0);
+
+    /* Write posting of 4 bytes, 8 written: the last 4 are dropped. */
+    nand_cmd(qts, 0x80);
+    nand_page_addr(qts, 0, 6);
+    gpmc_writel(qts, PREFETCH_CONFIG2, 4);
+    gpmc_writel(qts, PREFETCH_CONFIG1, (0x40 << 8) | BIT(7) | 1);
+    gpmc_writel(qts, PREFETCH_CONTROL, 1);
+    qtest_writel(qts, CS0_WINDOW, 0);
+    qtest_writel(qts, CS0_WINDOW, 0);
+    gpmc_writel(qts, PREFETCH_CONFIG1, 0);
+    nand_cmd(qts, 0x10);
+    g_assert_cmphex(nand_status(qts), ==, 0xe0);
+    nand_start_read(qts, 6, 0);
+    nand_read_buf(qts, rd, sizeof(rd));
+    g_assert_cmphex(le32(rd), ==, 0);
+    g_assert_cmphex(le32(rd + 4), ==, 0xffffffff);
+
+    /*
+     * ELM: the reserved BCH level decodes as BCH16; a zero syndrome has
+     * no errors, a nonsense one is uncorrectable.
+     */
+    qtest_writel(qts, ELM_BASE + ELM_LOCATION_CONFIG, 0x07ff0003);
+    for (int k = 0; k < 6; k++) {
+        qtest_writel(qts, ELM_BASE + ELM_SYNDROME(0, k), 0);
+        qtest_writel(qts, ELM_BASE + ELM_SYNDROME(1, k), 0xffffffff);
+    }
+    qtest_writel(qts, ELM_BASE + ELM_SYNDROME(0, 6), BIT(16));
+    qtest_writel(qts, ELM_BASE + ELM_SYNDROME(1, 6), 0xffffffff);
+    g_assert_cmphex(qtest_readl(qts, ELM_BASE + ELM_IRQSTATUS) & 3, ==, 3);
+    g_assert_cmphex(qtest_readl(qts, ELM_BASE + ELM_LOC_STATUS(0)), ==,
+                    0x100);
+    g_assert_cmphex(qtest_readl(qts, ELM_BASE + ELM_LOC_STATUS(1)) & 0x100,
+                    ==, 0);
+    /*
+     * A BCH8 remainder of a single bit: one error, found in a full-size
+     * codeword at a location beyond the first 4 bits; with an ECC size of
+     * 4 bits (shorter than the parity) it is outside the codeword,
+     * uncorrectable.
+     */
+    qtest_writel(qts, ELM_BASE + ELM_IRQSTATUS, 3);
+    for (int size = 0x7ff; size; size = size == 1 ? 0 : 1) {
+        qtest_writel(qts, ELM_BASE + ELM_LOCATION_CONFIG, (size << 16) | 1);
+        qtest_writel(qts, ELM_BASE + ELM_SYNDROME(1, 0), 0x20);
+        for (int k = 1; k < 6; k++) {
+            qtest_writel(qts, ELM_BASE + ELM_SYNDROME(1, k), 0);
+        }
+        qtest_writel(qts, ELM_BASE + ELM_SYNDROME(1, 6), BIT(16));
+        g_assert_cmphex(qtest_readl(qts, ELM_BASE + ELM_IRQSTATUS) & 3, ==,
+                        2);
+        qtest_writel(qts, ELM_BASE + ELM_IRQSTATUS, 2);
+        if (size == 1) {
+            g_assert_cmphex(qtest_readl(qts, ELM_BASE + ELM_LOC_STATUS(1)) &
+                            0x100, ==, 0);
+        } else {
+            g_assert_cmphex(qtest_readl(qts, ELM_BASE + ELM_LOC_STATUS(1)),
+                            ==, 0x101);
+            g_assert_cmpuint(qtest_readl(qts, ELM_BASE + ELM_ERR_LOC(1, 0)),
+                             >=, 4);
+            g_assert_cmpuint(qtest_readl(qts, ELM_BASE + ELM_ERR_LOC(1, 0)),
+                             <, 0x7ff * 4);
+        }
+    }
+    qtest_quit(qts);
+}
+
 /* R/B# on WAIT0: low while the array is busy, its rising edge an IRQ */
 static void test_wait0(void)
 {
@@ -953,11 +1084,22 @@ static void test_wait0(void)
     qtest_quit(qts);
 }
 
-/* mark-bad at run time */
+/*
+ * mark-bad at run time: the block goes bad as a worn-out one does.  Its
+ * erases fail (FAIL, bit 0 of READ STATUS) and leave it as it was; reads
+ * and programs still work, so the host can write a marker; the other
+ * blocks are untouched.  No marker appears by itself.
+ */
 static void test_mark_bad(void)
 {
     QTestState *qts = start();
+    g_autofree uint8_t *buf = g_malloc(FULL_PAGE);
+    g_autofree uint8_t *rd = g_malloc(FULL_PAGE);
+    uint32_t page = 17 * PAGES_PER_BLOCK + 2;
     QDict *resp;
+
+    fill_pattern(buf, FULL_PAGE, 17);
+    nand_program(qts, page, 0, buf, FULL_PAGE);
 
     resp = qtest_qmp(qts, "{ 'execute': 'qom-set', 'arguments': "
                      "{ 'path': '/machine/nand', 'property': 'mark-bad', "
@@ -974,16 +1116,46 @@ static void test_mark_bad(void)
                      "'value': '1:99999999' } }");
     g_assert(qdict_haskey(resp, "error"));
     qobject_unref(resp);
-    nand_start_read(qts, 17 * PAGES_PER_BLOCK + 1, PAGE_SIZE);
-    g_assert_cmphex(nand_read8(qts), ==, 0);
-    nand_start_read(qts, 17 * PAGES_PER_BLOCK, PAGE_SIZE + 1);
+
+    /* No marker, the data still reads */
+    nand_start_read(qts, 17 * PAGES_PER_BLOCK, PAGE_SIZE);
     g_assert_cmphex(nand_read8(qts), ==, 0xff);
+    nand_start_read(qts, page, 0);
+    nand_read_buf(qts, rd, FULL_PAGE);
+    g_assert(!memcmp(buf, rd, FULL_PAGE));
+
+    /* The erase fails and the block keeps its contents. */
+    g_assert_cmphex(nand_erase_status(qts, page), ==, 0xe1);
+    nand_start_read(qts, page, 0);
+    nand_read_buf(qts, rd, FULL_PAGE);
+    g_assert(!memcmp(buf, rd, FULL_PAGE));
+
+    /* FAIL stays until the next program or erase */
+    g_assert_cmphex(nand_status(qts), ==, 0xe1);
+    /* Programs still clear bits: the host's marker, spare byte 0 */
+    memset(rd, 0x0f, 16);
+    nand_program(qts, page, 0, rd, 16);
+    nand_start_read(qts, page, 0);
+    for (int i = 0; i < 16; i++) {
+        g_assert_cmphex(nand_read8(qts), ==, buf[i] & 0x0f);
+    }
+    rd[0] = 0;
+    nand_program(qts, 17 * PAGES_PER_BLOCK, PAGE_SIZE, rd, 1);
+    nand_start_read(qts, 17 * PAGES_PER_BLOCK, PAGE_SIZE);
+    g_assert_cmphex(nand_read8(qts), ==, 0);
+    g_assert_cmphex(nand_erase_status(qts, 17 * PAGES_PER_BLOCK), ==, 0xe1);
+
+    /* Its neighbours work. */
+    nand_program(qts, 16 * PAGES_PER_BLOCK, 0, buf, 16);
+    nand_erase(qts, 16 * PAGES_PER_BLOCK);
+    nand_erase(qts, 18 * PAGES_PER_BLOCK);
     qtest_quit(qts);
 }
 
 /*
  * Migration in the middle of a prefetch with the BCH engine running: the
- * FIFO, the count, the NAND's page register and the remainders move.
+ * FIFO, the count, the NAND's page register, the remainders and a block
+ * gone bad move.
  */
 static void test_migration(void)
 {
@@ -1013,6 +1185,10 @@ static void test_migration(void)
         g_assert_cmphex(qtest_readl(src, CS0_WINDOW), ==, le32(data + i));
     }
     st = gpmc_readl(src, PREFETCH_STATUS);
+    /* A block gone bad moves too. */
+    qtest_qmp_assert_success(src, "{ 'execute': 'qom-set', 'arguments': "
+                             "{ 'path': '/machine/nand', "
+                             "'property': 'mark-bad', 'value': 40 } }");
 
     qtest_qmp_assert_success(src, "{ 'execute': 'migrate', "
                              "'arguments': { 'uri': %s } }", uri);
@@ -1030,6 +1206,8 @@ static void test_migration(void)
     nand_read_buf(dst, oob, 14);
     ecc_bch8_result(dst, 0, syn);
     g_assert(!memcmp(syn, zero, 13));
+    g_assert_cmphex(nand_erase_status(dst, 40 * PAGES_PER_BLOCK), ==, 0xe1);
+    nand_erase(dst, 41 * PAGES_PER_BLOCK);
     qtest_quit(dst);
     unlink(sock);
 }
@@ -1086,6 +1264,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpmc/elm-continuous", test_elm_continuous);
     qtest_add_func("am335x/gpmc/elm-bch4-bch16", test_elm_bch4_bch16);
     qtest_add_func("am335x/gpmc/bad-input", test_bad_input);
+    qtest_add_func("am335x/gpmc/bad-input-results", test_bad_input_results);
     qtest_add_func("am335x/gpmc/wait0", test_wait0);
     qtest_add_func("am335x/gpmc/mark-bad", test_mark_bad);
     qtest_add_func("am335x/gpmc/migration", test_migration);

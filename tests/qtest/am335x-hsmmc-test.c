@@ -662,7 +662,9 @@ static char *migration_status(QTestState *qts)
         const char *status = ret ? qdict_get_try_str(ret, "status") : NULL;
         char *result = NULL;
 
-        if (status && strcmp(status, "active") && strcmp(status, "setup")) {
+        /* "device": the devices' state is being saved, not done yet */
+        if (status && strcmp(status, "active") && strcmp(status, "setup") &&
+            strcmp(status, "device")) {
             result = g_strdup(status);
         }
         qobject_unref(resp);

@@ -48,6 +48,13 @@ struct AM335xNandState {
     /* page_size + oob_size, for the migration of page_buf */
     uint32_t full_page_size;
 
+    /*
+     * Blocks gone bad at run time ("mark-bad"): their programs and erases
+     * fail.  worn_nbits is blocks, for the migration of the bitmap.
+     */
+    unsigned long *worn;
+    int32_t worn_nbits;
+
     /* Properties */
     char *bad_blocks;
     uint32_t page_size;
