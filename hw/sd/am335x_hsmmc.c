@@ -584,6 +584,17 @@ static uint64_t am335x_hsmmc_host_read(AM335xHsmmcState *s, hwaddr offset,
         word = FIELD_DP32(word, HCTL, SDBP, s->bus_power);
         break;
     case A_SYSCTL:
+        /*
+         * A reset whose time is up reads done even if the timer has not
+         * run yet: a busy host may run the guest's delay loop, which
+         * reads the same virtual clock, before it runs QEMU's timers.
+         */
+        if (s->srst_pending &&
+            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >=
+            timer_expire_time_ns(&s->srst_timer)) {
+            timer_del(&s->srst_timer);
+            am335x_hsmmc_srst_done(s);
+        }
         word = am335x_hsmmc_core_read(s, reg, 4);
         word = FIELD_DP32(word, SYSCTL, SRST, s->srst_pending);
         break;
