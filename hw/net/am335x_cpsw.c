@@ -90,6 +90,7 @@ REG32(SL_IDVER, 0x00)
 REG32(SL_MACCONTROL, 0x04)
     FIELD(SL_MACCONTROL, GMII_EN, 5, 1)
 REG32(SL_MACSTATUS, 0x08)
+    FIELD(SL_MACSTATUS, IDLE, 31, 1)
 REG32(SL_SOFT_RESET, 0x0c)
 REG32(SL_RX_MAXLEN, 0x10)
 REG32(SL_BOFFTEST, 0x14)
@@ -564,8 +565,17 @@ static uint64_t am335x_cpsw_read(void *opaque, hwaddr offset, unsigned size)
         int n = (offset - CPSW_SL1_BASE) / CPSW_SL_SIZE;
         hwaddr r = (offset - CPSW_SL1_BASE) % CPSW_SL_SIZE;
 
-        val = r == A_SL_IDVER ? CPSW_SL_IDVER :
-              r < 0x30 ? s->port[n].sl[r / 4] : 0;
+        if (r == A_SL_IDVER) {
+            val = CPSW_SL_IDVER;
+        } else if (r == A_SL_MACSTATUS) {
+            /*
+             * Frames complete at once: the MAC is always idle between
+             * them, which Linux waits for when the link goes down.
+             */
+            val = R_SL_MACSTATUS_IDLE_MASK;
+        } else {
+            val = r < 0x30 ? s->port[n].sl[r / 4] : 0;
+        }
     } else if (offset >= CPSW_WR_BASE &&
                offset < CPSW_WR_BASE + CPSW_WR_SIZE) {
         hwaddr r = offset - CPSW_WR_BASE;

@@ -151,7 +151,7 @@ def wait_carrier(vm, value, seconds=10):
                     "/sys/class/net/eth0/carrier && break; sleep 0.2; done; "
                     "cat /sys/class/net/eth0/carrier; ip link show eth0"
                 % (seconds * 5, value))
-    if out.split()[0] != str(value):
+    if not re.search(r"^%d$" % value, out, re.M):
         raise g.GuestError("eth0 carrier is not %d after %ds"
                            % (value, seconds))
     return out
@@ -169,6 +169,9 @@ def check_carrier(board, kernel, timeout):
         if "NO-CARRIER" not in out:
             raise g.GuestError("ip link does not show NO-CARRIER")
         check(vm, "dmesg | grep 'Link is Down'")
+        status, out = vm.shell("dmesg | grep -i -E 'cpsw.*(fail|error)'")
+        if status == 0:
+            raise g.GuestError("driver errors at link down:\n" + out)
         vm.qmp("set_link", name="n0", up=True)
         wait_carrier(vm, 1)
         check(vm, "dmesg | grep 'Link is Up'")
@@ -303,6 +306,7 @@ NET_TESTS = {
     "net-dhcp": check_dhcp_ping,
     "net-tcp": check_tcp,
     "net-pacing": check_pacing,
+    "net-carrier": check_carrier,
 }
 for _name, _fn in NET_TESTS.items():
     for _board in g.BOARDS:
