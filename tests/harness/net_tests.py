@@ -307,6 +307,7 @@ NET_TESTS = {
     "net-tcp": check_tcp,
     "net-pacing": check_pacing,
     "net-carrier": check_carrier,
+    "net-stats": check_stats,
 }
 for _name, _fn in NET_TESTS.items():
     for _board in g.BOARDS:
