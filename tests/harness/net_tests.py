@@ -186,8 +186,9 @@ STATS = ("Good Rx Frames", "Rx Octets", "Good Tx Frames", "Tx Octets")
 
 def switch_stats(vm):
     out = check(vm, "ethtool -S eth0 | grep -E '^ +(%s):'" % "|".join(STATS))
-    stats = dict((k.strip(), int(v)) for k, v in
-                 (line.split(":") for line in out.splitlines() if ":" in line))
+    # Only whole counter lines: the console may echo the command wrapped.
+    stats = dict((m.group(1), int(m.group(2))) for m in re.finditer(
+        r"^ +(%s): (\d+)$" % "|".join(STATS), out, re.M))
     if set(stats) != set(STATS):
         raise g.GuestError("ethtool -S lacks some of %s" % ", ".join(STATS))
     return stats
@@ -220,7 +221,10 @@ def check_stats(board, kernel, timeout):
                     if not chunk:
                         break
                     got += len(chunk)
-        check(vm, "wait")
+        # nc may see the host's close as an error: the byte count counts.
+        vm.shell("wait")
+        if got != len(data):
+            raise g.GuestError("guest->host: %d of %d bytes" % (got, len(data)))
         after = switch_stats(vm)
         frames = len(data) // 1514
         for name, start, end, least in (
