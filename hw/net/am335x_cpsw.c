@@ -20,8 +20,13 @@
  * The NICs' MAC addresses are those of the control module's e-fuses
  * (mac-base, +1 for port 2), which is where Linux gets them from.
  *
- * Not modelled: interrupt pacing (C0_RX_IMAX/C0_TX_IMAX are stored, every
- * completion interrupts), flow control and pause frames, the FIFOs and
+ * Interrupt pacing (TRM 14.3, "Interrupt Pacing"): with INT_PACE_EN set
+ * for C0_RX or C0_TX, that INTC line rises at most C0_RX_IMAX/C0_TX_IMAX
+ * times per pacing "millisecond" of 250 prescaled pulses; a completion
+ * inside the interval is held until it ends.  The pacers of cores 1 and
+ * 2, whose lines go nowhere on the AM335x, only store their registers.
+ *
+ * Not modelled: flow control and pause frames, the FIFOs and
  * their priorities, VLAN tag insertion/removal on egress, the CPTS's
  * hardware push and Ethernet event time stamps, the RGMII status.
  *
@@ -85,6 +90,7 @@ REG32(SL_IDVER, 0x00)
 REG32(SL_MACCONTROL, 0x04)
     FIELD(SL_MACCONTROL, GMII_EN, 5, 1)
 REG32(SL_MACSTATUS, 0x08)
+    FIELD(SL_MACSTATUS, IDLE, 31, 1)
 REG32(SL_SOFT_RESET, 0x0c)
 REG32(SL_RX_MAXLEN, 0x10)
 REG32(SL_BOFFTEST, 0x14)
@@ -113,6 +119,9 @@ REG32(WR_IDVER, 0x00)
 REG32(WR_SOFT_RESET, 0x04)
 REG32(WR_CONTROL, 0x08)
 REG32(WR_INT_CONTROL, 0x0c)
+    FIELD(WR_INT_CONTROL, INT_PRESCALE, 0, 11)
+    FIELD(WR_INT_CONTROL, INT_PACE_EN, 16, 6)   /* C0 RX, C0 TX, C1 RX, ... */
+    FIELD(WR_INT_CONTROL, INT_TEST, 31, 1)
 REG32(WR_C0_RX_THRESH_EN, 0x10)
 REG32(WR_C0_RX_EN, 0x14)
 REG32(WR_C0_TX_EN, 0x18)
@@ -121,6 +130,7 @@ REG32(WR_C2_MISC_EN, 0x3c)
 REG32(WR_C0_RX_THRESH_STAT, 0x40)
 REG32(WR_C2_MISC_STAT, 0x6c)
 REG32(WR_C0_RX_IMAX, 0x70)
+REG32(WR_C0_TX_IMAX, 0x74)
 REG32(WR_C2_TX_IMAX, 0x84)
 REG32(WR_RGMII_CTL, 0x88)
 
@@ -159,8 +169,55 @@ enum {
     ST_RXDMAOVERRUNS = 0x8c / 4,
 };
 
+/*
+ * The pacer counts 4 us pulses of INT_PRESCALE main clocks; IMAX is per
+ * 1 ms, that is per 250 pulses, and valid from 2 to 63 (TRM, CPSW_WR
+ * C0_RX_IMAX).
+ */
+#define CPSW_PACE_PULSES_PER_MS 250
+#define CPSW_IMAX_MIN       2
+#define CPSW_IMAX_MAX       0x3f
+
 #define ETH_MIN_FRAME       60  /* without the FCS */
 #define ETH_FCS_LEN         4
+
+/* The shortest time between two rises of paced line d (0: RX, 1: TX). */
+static int64_t am335x_cpsw_pace_interval(AM335xCpswState *s, int d)
+{
+    uint32_t prescale = FIELD_EX32(s->wr[R_WR_INT_CONTROL], WR_INT_CONTROL,
+                                   INT_PRESCALE);
+    uint32_t imax = MAX(s->wr[R_WR_C0_RX_IMAX + d], CPSW_IMAX_MIN);
+
+    return muldiv64((uint64_t)prescale * CPSW_PACE_PULSES_PER_MS,
+                    NANOSECONDS_PER_SECOND, (uint64_t)s->main_hz * imax);
+}
+
+/*
+ * What paced line d drives for a pending status LEVEL: once up, it stays
+ * up until the status clears; it may rise again only an interval after
+ * its last rise, and the timer brings a held status in then.
+ */
+static bool am335x_cpsw_pace(AM335xCpswState *s, int d, bool level)
+{
+    int64_t now;
+
+    if (!level || s->pace_level[d]) {
+        s->pace_level[d] = level;
+        return level;
+    }
+    if (FIELD_EX32(s->wr[R_WR_INT_CONTROL], WR_INT_CONTROL, INT_PACE_EN) &
+        (1u << d)) {
+        now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        if (now < s->pace_next_ns[d]) {
+            trace_am335x_cpsw_pace_hold(d, s->pace_next_ns[d] - now);
+            timer_mod_anticipate_ns(s->pace_timer, s->pace_next_ns[d]);
+            return false;
+        }
+        s->pace_next_ns[d] = now + am335x_cpsw_pace_interval(s, d);
+    }
+    s->pace_level[d] = true;
+    return true;
+}
 
 static void am335x_cpsw_update_irq(void *opaque)
 {
@@ -193,7 +250,12 @@ static void am335x_cpsw_update_irq(void *opaque)
             misc & wr[R_WR_C0_MISC_EN + 4 * c];
     }
     for (int i = 0; i < AM335X_CPSW_NUM_IRQS; i++) {
-        qemu_set_irq(s->irq[i], wr[R_WR_C0_RX_THRESH_STAT + i] != 0);
+        bool level = wr[R_WR_C0_RX_THRESH_STAT + i] != 0;
+
+        if (i == AM335X_CPSW_IRQ_RX || i == AM335X_CPSW_IRQ_TX) {
+            level = am335x_cpsw_pace(s, i - AM335X_CPSW_IRQ_RX, level);
+        }
+        qemu_set_irq(s->irq[i], level);
     }
 }
 
@@ -503,8 +565,17 @@ static uint64_t am335x_cpsw_read(void *opaque, hwaddr offset, unsigned size)
         int n = (offset - CPSW_SL1_BASE) / CPSW_SL_SIZE;
         hwaddr r = (offset - CPSW_SL1_BASE) % CPSW_SL_SIZE;
 
-        val = r == A_SL_IDVER ? CPSW_SL_IDVER :
-              r < 0x30 ? s->port[n].sl[r / 4] : 0;
+        if (r == A_SL_IDVER) {
+            val = CPSW_SL_IDVER;
+        } else if (r == A_SL_MACSTATUS) {
+            /*
+             * Frames complete at once: the MAC is always idle between
+             * them, which Linux waits for when the link goes down.
+             */
+            val = R_SL_MACSTATUS_IDLE_MASK;
+        } else {
+            val = r < 0x30 ? s->port[n].sl[r / 4] : 0;
+        }
     } else if (offset >= CPSW_WR_BASE &&
                offset < CPSW_WR_BASE + CPSW_WR_SIZE) {
         hwaddr r = offset - CPSW_WR_BASE;
@@ -572,8 +643,23 @@ static void am335x_cpsw_write(void *opaque, hwaddr offset, uint64_t value,
         case A_WR_C0_RX_THRESH_EN ... A_WR_C2_MISC_EN:
             s->wr[r / 4] = v & 0xff;
             break;
+        case A_WR_INT_CONTROL:
+            s->wr[r / 4] = v & (R_WR_INT_CONTROL_INT_PRESCALE_MASK |
+                                R_WR_INT_CONTROL_INT_PACE_EN_MASK |
+                                R_WR_INT_CONTROL_INT_TEST_MASK);
+            if (FIELD_EX32(v, WR_INT_CONTROL, INT_PACE_EN) &&
+                !FIELD_EX32(v, WR_INT_CONTROL, INT_PRESCALE)) {
+                qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: interrupt "
+                              "pacing enabled with a zero prescaler\n");
+            }
+            break;
         case A_WR_C0_RX_IMAX ... A_WR_C2_TX_IMAX:
-            s->wr[r / 4] = v & 0x3f;
+            s->wr[r / 4] = v & CPSW_IMAX_MAX;
+            if (s->wr[r / 4] < CPSW_IMAX_MIN) {
+                qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: IMAX 0x%"
+                              HWADDR_PRIx " = %u is below %d\n", r,
+                              s->wr[r / 4], CPSW_IMAX_MIN);
+            }
             break;
         default:
             s->wr[r / 4] = v;
@@ -617,6 +703,9 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
         s->port[n].sl[R_SL_TX_GAP] = 0xc;
     }
     memset(s->wr, 0, sizeof(s->wr));
+    timer_del(s->pace_timer);
+    memset(s->pace_next_ns, 0, sizeof(s->pace_next_ns));
+    memset(s->pace_level, 0, sizeof(s->pace_level));
     s->cpts_control = 0;
     s->cpts_load_val = 0;
     s->cpts_int_raw = 0;
@@ -671,6 +760,12 @@ static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
         error_setg(errp, TYPE_AM335X_CPSW ": 'dma-mr' link not set");
         return;
     }
+    if (!s->main_hz) {
+        error_setg(errp, TYPE_AM335X_CPSW ": 'main-hz' must not be 0");
+        return;
+    }
+    s->pace_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, am335x_cpsw_update_irq,
+                                 s);
     if (!memory_region_init_ram(&s->cppi_ram, OBJECT(s),
                                 TYPE_AM335X_CPSW ".cppi-ram",
                                 CPSW_CPPI_RAM_SIZE, errp)) {
@@ -766,8 +861,8 @@ static const VMStateDescription vmstate_am335x_cpsw_port = {
 
 static const VMStateDescription vmstate_am335x_cpsw = {
     .name = TYPE_AM335X_CPSW,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = am335x_cpsw_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(ss, AM335xCpswState, 16),
@@ -776,6 +871,9 @@ static const VMStateDescription vmstate_am335x_cpsw = {
                              AM335X_CPSW_STATS_WORDS),
         VMSTATE_UINT32_ARRAY(wr, AM335xCpswState, 0x90 / 4),
         VMSTATE_BOOL_ARRAY(mdio_irq, AM335xCpswState, 2),
+        VMSTATE_TIMER_PTR(pace_timer, AM335xCpswState),
+        VMSTATE_INT64_ARRAY(pace_next_ns, AM335xCpswState, 2),
+        VMSTATE_BOOL_ARRAY(pace_level, AM335xCpswState, 2),
         VMSTATE_STRUCT_ARRAY(port, AM335xCpswState, AM335X_CPSW_NUM_SLAVES,
                              1, vmstate_am335x_cpsw_port, AM335xCpswPort),
         VMSTATE_UINT32(cpts_control, AM335xCpswState),
@@ -796,6 +894,8 @@ static const Property am335x_cpsw_properties[] = {
                        AM335X_ETHPHY_ID_LAN8710A),
     /* CPTS_RFT_CLK: the 250 MHz CORE_CLKOUTM5 (TRM 14.2.3) */
     DEFINE_PROP_UINT32("cpts-hz", AM335xCpswState, cpts_hz, 250000000),
+    /* MAIN_CLK: CPSW_125MHZ_GCLK, CORE_CLKOUTM5 / 2 (TRM 14.2.3) */
+    DEFINE_PROP_UINT32("main-hz", AM335xCpswState, main_hz, 125000000),
     DEFINE_PROP_LINK("dma-mr", AM335xCpswState, dma_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),
 };

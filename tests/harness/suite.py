@@ -11,6 +11,10 @@ import guest as g
 TESTS = []
 
 
+class Skip(Exception):
+    """Raised by a test that cannot run here; the runner reports a TAP SKIP."""
+
+
 def test(name, timeout):
     def register(fn):
         TESTS.append((name, timeout, fn))

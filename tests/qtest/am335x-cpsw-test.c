@@ -61,10 +61,13 @@
 #define WR_IDVER        (WR + 0x00)
 #define WR_SOFT_RESET   (WR + 0x04)
 #define WR_CONTROL      (WR + 0x08)
+#define WR_INT_CONTROL  (WR + 0x0c)
 #define WR_C0_RX_EN     (WR + 0x14)
 #define WR_C0_TX_EN     (WR + 0x18)
 #define WR_C0_MISC_EN   (WR + 0x1c)
 #define WR_C0_RX_STAT   (WR + 0x44)
+#define WR_C0_TX_STAT   (WR + 0x48)
+#define WR_C0_TX_IMAX   (WR + 0x74)
 #define CPPI_RAM        (CPSW + 0x2000)
 
 #define IRQ_RX          41
@@ -297,6 +300,50 @@ static void test_tx_rx(void)
     qtest_quit(qts);
 }
 
+static void send_one(QTestState *qts, uint32_t txd)
+{
+    write_desc(qts, txd, 0, DDR, 64, DESC_SOP | DESC_EOP | DESC_OWNER |
+               DESC_TO_PORT_EN | (1 << 16) | 64);
+    qtest_writel(qts, TX_HDP(0), txd);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 1);
+}
+
+/*
+ * Pacing C0_TX at 4 interrupts per "ms" of 250 pulses of 500 main clocks
+ * (4 us at 125 MHz): the line rises at most every 250 us; a completion
+ * inside the interval is held, then raised when it ends.
+ */
+static void test_pacing(void)
+{
+    QTestState *qts = start_loop();
+    uint32_t txd = CPPI_RAM;
+
+    qtest_writel(qts, WR_C0_TX_IMAX, 4);
+    qtest_writel(qts, WR_INT_CONTROL, BIT(17) | 500);
+
+    send_one(qts, txd);
+    g_assert_true(irq_line(qts, IRQ_TX));   /* the first is not held */
+    qtest_writel(qts, TX_CP(0), txd);
+    g_assert_false(irq_line(qts, IRQ_TX));
+
+    qtest_clock_step(qts, 100 * 1000);
+    send_one(qts, txd);
+    g_assert_cmphex(qtest_readl(qts, WR_C0_TX_STAT), ==, 1);
+    g_assert_false(irq_line(qts, IRQ_TX));  /* held: 100 us after */
+    qtest_clock_step(qts, 149 * 1000);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 1000);
+    g_assert_true(irq_line(qts, IRQ_TX));   /* 250 us after the first */
+    qtest_writel(qts, TX_CP(0), txd);
+    g_assert_false(irq_line(qts, IRQ_TX));
+
+    /* Pacing off for TX (RX's enable alone): no hold. */
+    qtest_writel(qts, WR_INT_CONTROL, BIT(16) | 500);
+    send_one(qts, txd);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_quit(qts);
+}
+
 static void test_teardown(void)
 {
     QTestState *qts = start_loop();
@@ -386,6 +433,7 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x-cpsw/mdio-link", test_mdio_link);
     qtest_add_func("/am335x-cpsw/ale-table", test_ale_table);
     qtest_add_func("/am335x-cpsw/tx-rx", test_tx_rx);
+    qtest_add_func("/am335x-cpsw/pacing", test_pacing);
     qtest_add_func("/am335x-cpsw/teardown", test_teardown);
     qtest_add_func("/am335x-cpsw/host-error", test_host_error);
     return g_test_run();

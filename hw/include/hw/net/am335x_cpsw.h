@@ -8,6 +8,7 @@
 
 #include "hw/sysbus.h"
 #include "net/net.h"
+#include "qemu/timer.h"
 #include "hw/net/am335x_cpdma.h"
 #include "hw/net/am335x_cpsw_ale.h"
 #include "hw/net/am335x_mdio.h"
@@ -61,6 +62,11 @@ struct AM335xCpswState {
     uint32_t wr[0x90 / 4];      /* CPSW_WR */
     bool mdio_irq[2];
 
+    /* Interrupt pacing of C0_RX_PEND and C0_TX_PEND */
+    QEMUTimer *pace_timer;
+    int64_t pace_next_ns[2];    /* earliest virtual time of the next pulse */
+    bool pace_level[2];         /* what the paced lines drive */
+
     /* CPTS */
     uint32_t cpts_control;
     uint32_t cpts_load_val;
@@ -73,6 +79,7 @@ struct AM335xCpswState {
     MACAddr mac_base;
     uint32_t phy_id;
     uint32_t cpts_hz;
+    uint32_t main_hz;
     MemoryRegion *dma_mr;
 };
 
