@@ -6,10 +6,16 @@ Prints TAP ("ok N - name" / "not ok N - name"), the QEMU command line of
 every test so a failure can be reproduced by hand, and a last line
 "N passed, N failed".  Console logs land in build/test-logs/.
 
-    tests/harness/run_guest_tests.py [--list] [-k SUBSTRING]...
+    tests/harness/run_guest_tests.py [--list] [-j JOBS] [-k SUBSTRING]...
+
+With -j 2 (the default; AM335X_TEST_JOBS overrides it) two guests run at
+once, each test in its own worker process; a test's output is printed as
+one block, in registration order, when it is done.
 """
 
 import argparse
+import io
+import multiprocessing
 import os
 import sys
 import time
@@ -23,38 +29,67 @@ import net_tests  # noqa: E402,F401
 import nand_tests  # noqa: E402,F401
 
 
+def run_one(index):
+    """Runs one test in a worker process; returns (verdict, its output, the
+    reason it failed, seconds).  verdict is "ok", "skip: REASON" or "fail"."""
+    name, timeout, fn = TESTS[index]  # by index: lambdas do not pickle
+    out = io.StringIO()
+    sys.stdout = sys.stderr = out
+    start = time.monotonic()
+    verdict, why = "ok", ""
+    try:
+        fn(timeout)
+    except Skip as e:
+        verdict = "skip: %s" % e
+    except Exception as e:  # one test's failure never stops the others
+        verdict = "fail"
+        why = "".join("#   " + line.rstrip() + "\n" for line in
+                      traceback.format_exception_only(type(e), e))
+    finally:
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    return verdict, out.getvalue(), why, time.monotonic() - start
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--list", action="store_true", help="list the tests")
+    ap.add_argument("-j", type=int, metavar="JOBS",
+                    default=int(os.environ.get("AM335X_TEST_JOBS", "2")),
+                    help="guests run at once (default 2)")
     ap.add_argument("-k", action="append", default=[],
                     help="run the tests whose name contains this")
     args = ap.parse_args()
 
-    selected = [t for t in TESTS if not args.k or any(k in t[0] for k in args.k)]
+    selected = [i for i, t in enumerate(TESTS)
+                if not args.k or any(k in t[0] for k in args.k)]
     if args.list:
-        for name, _, _ in selected:
-            print(name)
+        for i in selected:
+            print(TESTS[i][0])
         return 0
 
     print("TAP version 13")
     print("1..%d" % len(selected), flush=True)
     passed = failed = 0
-    for n, (name, timeout, fn) in enumerate(selected, 1):
-        start = time.monotonic()
-        try:
-            fn(timeout)
-        except Skip as e:
-            passed += 1
-            print("ok %d - %s # SKIP %s" % (n, name, e))
-        except Exception as e:  # one test's failure never stops the others
-            failed += 1
-            print("not ok %d - %s (%.1fs)" % (n, name, time.monotonic() - start))
-            for line in traceback.format_exception_only(type(e), e):
-                print("#   " + line.rstrip())
-        else:
-            passed += 1
-            print("ok %d - %s (%.1fs)" % (n, name, time.monotonic() - start))
-        sys.stdout.flush()
+    # maxtasksperchild: a fresh worker per test, so no state leaks between
+    # tests; fork keeps the registry without re-importing.
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(max(1, args.j), maxtasksperchild=1) as pool:
+        results = pool.imap(run_one, selected, chunksize=1)
+        for n, i in enumerate(selected, 1):
+            name = TESTS[i][0]
+            verdict, output, why, elapsed = next(results)
+            sys.stdout.write(output)
+            if verdict == "fail":
+                failed += 1
+                print("not ok %d - %s (%.1fs)" % (n, name, elapsed))
+                sys.stdout.write(why)
+            elif verdict.startswith("skip: "):
+                passed += 1
+                print("ok %d - %s # SKIP %s" % (n, name, verdict[6:]))
+            else:
+                passed += 1
+                print("ok %d - %s (%.1fs)" % (n, name, elapsed))
+            sys.stdout.flush()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
