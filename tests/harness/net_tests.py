@@ -307,6 +307,155 @@ def check_tcp(board, kernel, timeout):
                                % len(got))
 
 
+# Filtering: frames a host-side peer sends through a UDP socket netdev
+FILTER_NET = "192.168.76"
+FILTER_COUNT = 4          # frames per probe
+FILTER_ETHERTYPE = 0x88b5  # IEEE 802 local experimental: no stack takes it
+FILTER_PEER_MAC = bytes.fromhex("020000000001")
+OTHER_MAC = bytes.fromhex("02000000a0b0")
+GROUP = "239.1.2.3"       # its MAC: 01:00:5e:01:02:03
+GROUP_MAC = bytes.fromhex("01005e010203")
+GROUP_IGMP = "030201EF"   # as /proc/net/igmp shows it on a little-endian CPU
+OTHER_GROUP_MAC = bytes.fromhex("01005e010204")
+VLAN_ID, OTHER_VLAN_ID = 100, 200
+
+
+def frame(dst, vid=None, src=FILTER_PEER_MAC):
+    """An Ethernet frame without FCS, padded to the minimum of 60 bytes
+    (64 on the wire), with an 802.1Q tag if VID is given."""
+    head = dst + src
+    if vid is not None:
+        head += (0x8100).to_bytes(2, "big") + vid.to_bytes(2, "big")
+    head += FILTER_ETHERTYPE.to_bytes(2, "big") + b"am335x-filter"
+    return head + bytes(max(0, 60 - len(head)))
+
+
+class Wire:
+    """The host end of a -nic socket,udp=... cable: each UDP datagram is
+    one Ethernet frame."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.qemu_port = free_port()
+
+    def nic(self):
+        return "socket,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d" % (
+            self.sock.getsockname()[1], self.qemu_port)
+
+    def send(self, data, count=FILTER_COUNT):
+        for _ in range(count):
+            self.sock.sendto(data, ("127.0.0.1", self.qemu_port))
+
+    def close(self):
+        self.sock.close()
+
+
+def rx_packets(vm, dev):
+    status, out = vm.shell("cat /sys/class/net/%s/statistics/rx_packets"
+                           % dev)
+    m = re.search(r"^(\d+)$", out, re.M)
+    if status != 0 or not m:
+        raise g.GuestError("no rx_packets for %s: %s" % (dev, out))
+    return int(m.group(1))
+
+
+def probe(vm, wire, what, data, expect, devs=("eth0",)):
+    """Sends FILTER_COUNT copies of DATA; each device in DEVS must count
+    EXPECT of them received (0 or all)."""
+    before = dict((d, rx_packets(vm, d)) for d in devs)
+    wire.send(data)
+    want = FILTER_COUNT if expect else 0
+    # Frames that pass arrive within a few ms; wait for them, or give the
+    # ones that should not pass the same chance to show up.
+    for _ in range(10 if expect else 2):
+        vm.shell("sleep 0.2")
+        got = dict((d, rx_packets(vm, d) - before[d]) for d in devs)
+        if expect and all(n >= want for n in got.values()):
+            break
+    print("# %s: %s received (%d expected)" % (
+        what, ", ".join("%s %d" % kv for kv in sorted(got.items())), want))
+    for d, n in got.items():
+        if n != want:
+            raise g.GuestError("%s: %s received %d frames, not %d"
+                               % (what, d, n, want))
+
+
+def check_filtering(board, kernel, timeout):
+    """The ALE's filtering, as ti_cpsw_new programs it (dual-MAC mode, the
+    default): frames from a host-side peer reach the stack only if the ALE
+    forwards them to the host port.
+    - unicast to another MAC: only in promiscuous mode (P0_UNI_FLOOD),
+      which also lets unregistered multicast through (the VLAN's
+      unregistered-multicast flood mask gets the host port);
+    - multicast: only for a group the guest joined (a multicast entry),
+      not before the join nor after the leave (unregistered multicast
+      floods nowhere), and never for another group;
+    - with the 8021q module: frames tagged for a VLAN the guest added
+      reach eth0.100, and those tagged for another VLAN are dropped
+      (unknown VLAN); after the VLAN is deleted, its frames are too."""
+    wire = Wire()
+    try:
+        with booted(board, kernel, "net-filter", timeout,
+                    extra_args=["-nic", wire.nic()] + DEBUG_ARGS) as vm:
+            load_modules(vm, "net")
+            check(vm, "ip link set eth0 up && for i in $(seq 50); do "
+                      "grep -q 1 /sys/class/net/eth0/carrier && break; "
+                      "sleep 0.2; done; cat /sys/class/net/eth0/carrier")
+            check(vm, "ip addr add %s.2/24 dev eth0 && "
+                      "ip route add 224.0.0.0/4 dev eth0" % FILTER_NET)
+            out = check(vm, "cat /sys/class/net/eth0/address")
+            m = re.search(r"^([0-9a-f:]{17})$", out, re.M)
+            mac = bytes.fromhex(m.group(1).replace(":", ""))
+
+            # The guest's own address passes: the wire works.
+            probe(vm, wire, "unicast to eth0", frame(mac), True)
+            probe(vm, wire, "unicast to another MAC", frame(OTHER_MAC), False)
+            check(vm, "ip link set eth0 promisc on")
+            probe(vm, wire, "promisc: unicast to another MAC",
+                  frame(OTHER_MAC), True)
+            probe(vm, wire, "promisc: a group nobody joined",
+                  frame(OTHER_GROUP_MAC), True)
+            check(vm, "ip link set eth0 promisc off")
+            probe(vm, wire, "promisc off: unicast to another MAC",
+                  frame(OTHER_MAC), False)
+
+            probe(vm, wire, "group before the join", frame(GROUP_MAC), False)
+            # iperf 2 bound to a group address joins it (IGMP, and the
+            # driver's multicast list); killing it leaves.
+            vm.send("iperf -s -u -B %s -p 5009 > /dev/null 2>&1 &\n" % GROUP)
+            check(vm, "for i in $(seq 25); do grep -q %s /proc/net/igmp "
+                      "&& break; sleep 0.2; done; grep %s /proc/net/igmp"
+                  % (GROUP_IGMP, GROUP_IGMP))
+            probe(vm, wire, "joined group", frame(GROUP_MAC), True)
+            probe(vm, wire, "another group", frame(OTHER_GROUP_MAC), False)
+            check(vm, "kill $!; wait; for i in $(seq 25); do "
+                      "grep -q %s /proc/net/igmp || break; sleep 0.2; "
+                      "done; ! grep %s /proc/net/igmp"
+                  % (GROUP_IGMP, GROUP_IGMP))
+            probe(vm, wire, "group after the leave", frame(GROUP_MAC), False)
+
+            if kernel == "debian":
+                status, _ = vm.shell("modprobe 8021q")
+            else:
+                status, _ = vm.shell("test -d /proc/net/vlan")
+            if status != 0:
+                print("# no 802.1Q support in the %s kernel: VLAN part skipped"
+                      % kernel)
+                return
+            check(vm, "ip link add link eth0 name eth0.%d type vlan id %d && "
+                      "ip link set eth0.%d up" % ((VLAN_ID,) * 3))
+            probe(vm, wire, "tagged for VLAN %d" % VLAN_ID,
+                  frame(mac, VLAN_ID), True, ("eth0", "eth0.%d" % VLAN_ID))
+            probe(vm, wire, "tagged for VLAN %d" % OTHER_VLAN_ID,
+                  frame(mac, OTHER_VLAN_ID), False)
+            check(vm, "ip link del eth0.%d" % VLAN_ID)
+            probe(vm, wire, "tagged for the deleted VLAN %d" % VLAN_ID,
+                  frame(mac, VLAN_ID), False)
+    finally:
+        wire.close()
+
+
 NET_TESTS = {
     "net-dhcp": check_dhcp_ping,
     "net-tcp": check_tcp,
@@ -320,3 +469,9 @@ for _name, _fn in NET_TESTS.items():
         for _kernel in g.KERNELS:
             test("%s/%s/%s" % (_name, _board, _kernel), 240)(
                 lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+
+# One boot checks all the filtering; two pairs cover both kernels and boards.
+for _board, _kernel in (("beaglebone-black", "am335x"),
+                        ("am335x-evm", "debian")):
+    test("net-filter/%s/%s" % (_board, _kernel), 240)(
+        lambda t, b=_board, k=_kernel: check_filtering(b, k, t))
