@@ -364,15 +364,17 @@ def probe(vm, wire, what, data, expect, devs=("eth0",)):
     """Sends FILTER_COUNT copies of DATA; each device in DEVS must count
     EXPECT of them received (0 or all)."""
     before = dict((d, rx_packets(vm, d)) for d in devs)
-    wire.send(data)
     want = FILTER_COUNT if expect else 0
-    # Frames that pass arrive within a few ms; wait for them, or give the
-    # ones that should not pass the same chance to show up.
-    for _ in range(10 if expect else 2):
-        vm.shell("sleep 0.2")
-        got = dict((d, rx_packets(vm, d) - before[d]) for d in devs)
-        if expect and all(n >= want for n in got.values()):
-            break
+    wire.send(data)
+    # Frames that pass arrive within a few ms: wait up to 2 s for them.
+    # Those that should not pass get 0.3 s to show up all the same.
+    last = "/sys/class/net/%s/statistics/rx_packets" % devs[-1]
+    if expect:
+        vm.shell("for i in $(seq 20); do [ $(cat %s) -ge %d ] && break; "
+                 "sleep 0.1; done" % (last, before[devs[-1]] + want))
+    else:
+        vm.shell("sleep 0.3")
+    got = dict((d, rx_packets(vm, d) - before[d]) for d in devs)
     print("# %s: %s received (%d expected)" % (
         what, ", ".join("%s %d" % kv for kv in sorted(got.items())), want))
     for d, n in got.items():
