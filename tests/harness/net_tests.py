@@ -9,6 +9,7 @@ import re
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -51,9 +52,10 @@ def check(vm, command, timeout=60):
     return out
 
 
-def bring_up(vm):
+def bring_up(vm, modules=True):
     """Loads the drivers, waits for the PHY's link and runs DHCP."""
-    load_modules(vm, "net")
+    if modules:
+        load_modules(vm, "net")
     vm.shell("cat > /tmp/udhcpc.sh << 'EOF'\n%sEOF\nchmod +x /tmp/udhcpc.sh"
              % UDHCPC_SCRIPT)
     check(vm, "ip link set eth0 up && for i in $(seq 50); do "
@@ -458,6 +460,64 @@ def check_filtering(board, kernel, timeout):
         wire.close()
 
 
+CPSW_MODULE = ("/ocp/interconnect@4a000000/segment@0/"
+               "target-module@100000")
+PHY_MODE = {"beaglebone-black": "mii", "am335x-evm": "rgmii-id"}
+LEGACY_PHY_PHANDLE = 0xc5e0
+
+
+def legacy_dtb(board, kernel, path):
+    """The board's stock DTB turned to the legacy CPSW binding, as the
+    4.x-5.x device trees had it: the "ti,cpsw" node (kept, disabled, in
+    am33xx-l4.dtsi) enabled with one slave and its PHY on the legacy
+    node's MDIO; the "ti,cpsw-switch" node disabled."""
+    stock = os.path.join(g.kernel_dir(kernel), "dtbs", g.BOARDS[board])
+    shutil.copy(stock, path)
+    mac, sw = CPSW_MODULE + "/ethernet@0", CPSW_MODULE + "/switch@0"
+    phy = mac + "/mdio@1000/ethernet-phy@0"
+
+    def fdtput(*args):
+        subprocess.run(["fdtput", path] + list(args), check=True)
+
+    fdtput("-t", "s", sw, "status", "disabled")
+    fdtput("-t", "s", mac, "status", "okay")
+    fdtput("-t", "x", mac, "slaves", "1")
+    fdtput("-r", mac + "/slave@300")
+    fdtput("-t", "s", mac + "/mdio@1000", "status", "okay")
+    fdtput("-c", phy)
+    fdtput("-t", "x", phy, "reg", "0")
+    fdtput("-t", "x", phy, "phandle", "%x" % LEGACY_PHY_PHANDLE)
+    fdtput("-t", "x", mac + "/slave@200", "phy-handle",
+           "%x" % LEGACY_PHY_PHANDLE)
+    fdtput("-t", "s", mac + "/slave@200", "phy-mode", PHY_MODE[board])
+    return path
+
+
+def check_legacy(board, kernel, timeout):
+    """The legacy ti_cpsw driver (single-MAC switch mode: the host's frames
+    go through the ALE, undirected) on a DTB with the old binding gets its
+    address by DHCP and pings the gateway."""
+    tmp = tempfile.mkdtemp(prefix="am335x-legacy-")
+    try:
+        dtb = legacy_dtb(board, kernel, os.path.join(tmp, "legacy.dtb"))
+        with booted(board, kernel, "net-legacy", timeout, dtb=dtb,
+                    extra_args=["-nic", "user"] + DEBUG_ARGS) as vm:
+            if kernel == "debian":
+                for module in ("davinci_mdio", "phy_gmii_sel", "smsc",
+                               "at803x", "ti_cpsw"):
+                    check(vm, "modprobe %s" % module)
+            out = check(vm, "basename $(readlink "
+                            "/sys/class/net/eth0/device/driver)")
+            if not re.search(r"^cpsw$", out, re.M):
+                raise g.GuestError("eth0 is not driven by the legacy cpsw")
+            bring_up(vm, modules=False)
+            out = check(vm, "ping -c 3 -W 5 10.0.2.2", 60)
+            if "3 packets received" not in out:
+                raise g.GuestError("ping lost packets")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 NET_TESTS = {
     "net-dhcp": check_dhcp_ping,
     "net-tcp": check_tcp,
@@ -471,6 +531,9 @@ for _name, _fn in NET_TESTS.items():
         for _kernel in g.KERNELS:
             test("%s/%s/%s" % (_name, _board, _kernel), 240)(
                 lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+
+test("net-legacy/beaglebone-black/am335x", 240)(
+    lambda t: check_legacy("beaglebone-black", "am335x", t))
 
 # One boot checks all the filtering; two pairs cover both kernels and boards.
 for _board, _kernel in (("beaglebone-black", "am335x"),
