@@ -4,8 +4,8 @@
  * The switch's forwarding decision: a 1024-entry table of unicast and
  * multicast addresses and VLANs that software reads and writes one entry
  * at a time through TBLW0-2 and TBLCTL, and that the hardware searches for
- * every frame, learning the source addresses of frames from the slave
- * ports.
+ * every frame, learning the source addresses of the frames that come in
+ * on ports in the learning or forwarding state.
  *
  * Each frame goes through the TRM's ingress filter, then its forwarding
  * rules (TRM 14.3.2.6, "Packet Forwarding Process"):
@@ -203,7 +203,10 @@ bool am335x_cpsw_ale_port_forwarding(AM335xCpswAleState *s, int port)
 
 /*
  * Learns (or moves) a source address seen on @port; @i is its entry or
- * -1.  Seeing an address touches it, which keeps it from ageing out.
+ * -1.  Seeing an address touches it, which keeps it from ageing out.  A
+ * known address moves to the port it was seen on unless it is secure or
+ * the port has NO_SA_UPDATE, static entries included (which is why Linux
+ * sets NO_SA_UPDATE on the slave ports in switch mode).
  */
 static void ale_learn(AM335xCpswAleState *s, int port, const uint8_t *mac,
                       unsigned vid, int i)
@@ -212,12 +215,12 @@ static void ale_learn(AM335xCpswAleState *s, int port, const uint8_t *mac,
 
     if (i >= 0) {
         e = s->table[i];
-        /* Multicast, secure and static entries stay as set. */
-        if (E_MCAST(e) || E_SECURE(e) ||
-            E_UCAST_TYPE(e) == UCAST_PERSISTENT) {
+        if (E_MCAST(e) || E_SECURE(e)) {
             return;
         }
-        ale_set(e, 62, 2, UCAST_TOUCHED);
+        if (E_UCAST_TYPE(e) == UCAST_UNTOUCHED) {
+            ale_set(e, 62, 2, UCAST_TOUCHED);
+        }
         if (E_PORT_NUM(e) != (unsigned)port &&
             !FIELD_EX32(s->portctl[port], PORTCTL, NO_SA_UPDATE)) {
             ale_set(e, 66, 2, port);
@@ -347,7 +350,7 @@ uint32_t am335x_cpsw_ale_forward(AM335xCpswAleState *s, int src_port,
         trace_am335x_ale_drop(src_port, vid, "source");
         return 0;
     }
-    if (src_port && !(src[0] & 1) &&
+    if (state >= PORT_STATE_LEARN && !(src[0] & 1) &&
         !FIELD_EX32(s->portctl[src_port], PORTCTL, NO_LEARN)) {
         ale_learn(s, src_port, src, vid, si);
     }

@@ -24,6 +24,7 @@ TRICKLE_GAP = 0.0005      # s between segments
 PACED_USECS = 2000        # the driver's longest interval: 500 IRQs/s
 STATS_BYTES = 2 * MiB
 GUEST_PORT = 5001
+SEND_TIMEOUT = 200        # s for the host's whole send to the guest
 DEBUG_ARGS = os.environ.get("NET_TEST_QEMU_ARGS", "").split()
 
 # udhcpc runs this with the lease in its environment: busybox has no
@@ -93,6 +94,9 @@ def send_to_guest(vm, fwd_port, data, path="/tmp/rx.bin", trickle=False):
     vm.send("nc -l -p %d < /dev/null > %s &\n" % (GUEST_PORT, path))
     check(vm, "sleep 1")
     with socket.create_connection(("127.0.0.1", fwd_port), 30) as c:
+        # sendall's timeout bounds the whole transfer, which a loaded host
+        # can stretch well past 30 s.
+        c.settimeout(SEND_TIMEOUT)
         if not trickle:
             c.sendall(data)
         else:
