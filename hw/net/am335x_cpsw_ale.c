@@ -151,6 +151,28 @@ static void ale_get_addr(const uint32_t *e, uint8_t addr[6])
     }
 }
 
+/*
+ * The hardware searches the whole table; entries past the last one in use
+ * are free, so the model's searches stop there.  Called after any change
+ * that may free or fill an entry at index @idx.
+ */
+static void ale_update_used(AM335xCpswAleState *s, int idx)
+{
+    if (E_TYPE(s->table[idx]) != ENTRY_TYPE_FREE) {
+        s->used = MAX(s->used, idx + 1);
+        return;
+    }
+    while (s->used > 0 && E_TYPE(s->table[s->used - 1]) == ENTRY_TYPE_FREE) {
+        s->used--;
+    }
+}
+
+static void ale_recount_used(AM335xCpswAleState *s)
+{
+    s->used = AM335X_ALE_ENTRIES;
+    ale_update_used(s, AM335X_ALE_ENTRIES - 1);
+}
+
 static bool ale_vlan_aware(AM335xCpswAleState *s)
 {
     return FIELD_EX32(s->control, CONTROL, VLAN_AWARE);
@@ -160,7 +182,7 @@ static bool ale_vlan_aware(AM335xCpswAleState *s)
 static int ale_find_addr(AM335xCpswAleState *s, const uint8_t *mac,
                          unsigned vid)
 {
-    for (int i = 0; i < AM335X_ALE_ENTRIES; i++) {
+    for (int i = 0; i < s->used; i++) {
         const uint32_t *e = s->table[i];
         unsigned type = E_TYPE(e);
         uint8_t addr[6];
@@ -186,7 +208,7 @@ static int ale_find_addr(AM335xCpswAleState *s, const uint8_t *mac,
 
 static int ale_find_vlan(AM335xCpswAleState *s, unsigned vid)
 {
-    for (int i = 0; i < AM335X_ALE_ENTRIES; i++) {
+    for (int i = 0; i < s->used; i++) {
         if (E_TYPE(s->table[i]) == ENTRY_TYPE_VLAN &&
             E_VID(s->table[i]) == vid) {
             return i;
@@ -248,13 +270,14 @@ static void ale_learn(AM335xCpswAleState *s, int port, const uint8_t *mac,
     }
     ale_set(e, 62, 2, UCAST_TOUCHED);
     ale_set(e, 66, 2, port);
+    ale_update_used(s, i);
     trace_am335x_ale_learn(i, port, vid);
 }
 
 /* AGE_OUT_NOW: free what was not touched since the last time, untouch. */
 static void ale_age_out(AM335xCpswAleState *s)
 {
-    for (int i = 0; i < AM335X_ALE_ENTRIES; i++) {
+    for (int i = 0; i < s->used; i++) {
         uint32_t *e = s->table[i];
         unsigned type = E_TYPE(e);
 
@@ -269,6 +292,7 @@ static void ale_age_out(AM335xCpswAleState *s)
             ale_set(e, 62, 2, UCAST_UNTOUCHED);
         }
     }
+    ale_recount_used(s);
 }
 
 static unsigned ale_port_state(AM335xCpswAleState *s, int port)
@@ -440,6 +464,7 @@ static void am335x_cpsw_ale_write(void *opaque, hwaddr offset,
     case A_CONTROL:
         if (v & R_CONTROL_CLEAR_TABLE_MASK) {
             memset(s->table, 0, sizeof(s->table));
+            s->used = 0;
         }
         if (v & R_CONTROL_AGE_OUT_NOW_MASK) {
             ale_age_out(s);
@@ -460,6 +485,7 @@ static void am335x_cpsw_ale_write(void *opaque, hwaddr offset,
         if (v & R_TBLCTL_WRITE_RDZ_MASK) {
             memcpy(s->table[idx], s->tblw, sizeof(s->tblw));
             s->table[idx][0] &= 0xff;    /* an entry has 68 bits */
+            ale_update_used(s, idx);
         } else {
             memcpy(s->tblw, s->table[idx], sizeof(s->tblw));
         }
@@ -503,6 +529,13 @@ static void am335x_cpsw_ale_reset_hold(Object *obj, ResetType type)
     memset(s->tblw, 0, sizeof(s->tblw));
     memset(s->portctl, 0, sizeof(s->portctl));
     memset(s->table, 0, sizeof(s->table));
+    s->used = 0;
+}
+
+static int am335x_cpsw_ale_post_load(void *opaque, int version_id)
+{
+    ale_recount_used(opaque);
+    return 0;
 }
 
 static void am335x_cpsw_ale_init(Object *obj)
@@ -518,6 +551,7 @@ static const VMStateDescription vmstate_am335x_cpsw_ale = {
     .name = TYPE_AM335X_CPSW_ALE,
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = am335x_cpsw_ale_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(control, AM335xCpswAleState),
         VMSTATE_UINT32(prescale, AM335xCpswAleState),

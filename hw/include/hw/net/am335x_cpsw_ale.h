@@ -29,6 +29,8 @@ struct AM335xCpswAleState {
     uint32_t portctl[6];
     /* Each entry as the three TBLW words: [0] bits 95:64 .. [2] bits 31:0 */
     uint32_t table[AM335X_ALE_ENTRIES][3];
+    /* Entries from this index on are free (derived, not migrated) */
+    int used;
 };
 
 /*
