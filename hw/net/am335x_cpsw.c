@@ -401,7 +401,14 @@ static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
         trace_am335x_cpsw_tx(n, len);
         am335x_cpsw_count(s, n, false, buf, len);
         qemu_send_packet(qemu_get_queue(s->port[n - 1].nic), buf, len);
-        qemu_bh_schedule(s->flush_bh);
+        /*
+         * A reply the netdev gave at once was queued only if the ports
+         * could not take it: waking the main loop for every frame sent
+         * would cost more than the frame.
+         */
+        if (s->rx_held || s->rx_depth) {
+            qemu_bh_schedule(s->flush_bh);
+        }
     }
 }
 
@@ -446,14 +453,17 @@ static bool am335x_cpsw_can_receive(NetClientState *nc)
             return true;
         }
     }
-    return !(dma->rx_control & 1) || !am335x_cpsw_port_up(p->cpsw, p->num);
+    if (!(dma->rx_control & 1) || !am335x_cpsw_port_up(p->cpsw, p->num)) {
+        return true;
+    }
+    p->cpsw->rx_held = true;    /* the net layer queues what comes now */
+    return false;
 }
 
-static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
-                                   size_t size)
+/* A frame from slave port @p's wire, through the MAC and the ALE */
+static void am335x_cpsw_rx_frame(AM335xCpswState *s, AM335xCpswPort *p,
+                                 const uint8_t *buf, size_t size)
 {
-    AM335xCpswPort *p = qemu_get_nic_opaque(nc);
-    AM335xCpswState *s = p->cpsw;
     uint8_t out[AM335X_CPDMA_MAX_FRAME + 1];
     const uint8_t *hbuf = buf;
     unsigned vid, pri, ch;
@@ -461,9 +471,6 @@ static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
     size_t hlen;
     bool tagged;
 
-    if (!am335x_cpsw_port_up(s, p->num)) {
-        return size;
-    }
     /*
      * The frame on the wire is the netdev's plus its FCS.  Shorter than 64
      * bytes, it is an undersized frame (its CRC is good), which the MAC
@@ -475,13 +482,13 @@ static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
         qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: port %d: oversized "
                       "frame of %zu bytes dropped\n", p->num, size);
         am335x_cpsw_count_error(s, p->num, ST_RXOVERSIZED);
-        return size;
+        return;
     }
     if (size < ETH_MIN_FRAME &&
         (size < 14 || !FIELD_EX32(p->sl[R_SL_MACCONTROL], SL_MACCONTROL,
                                   RX_CSF_EN))) {
         am335x_cpsw_count_error(s, p->num, ST_RXUNDERSIZED);
-        return size;
+        return;
     }
     am335x_cpsw_count(s, p->num, true, buf, size);
     tagged = am335x_cpsw_frame_vlan(s, buf, size,
@@ -500,19 +507,33 @@ static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
         }
     }
     am335x_cpsw_egress(s, mask & ~1u, untag, buf, size);
+}
+
+static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
+                                   size_t size)
+{
+    AM335xCpswPort *p = qemu_get_nic_opaque(nc);
+    AM335xCpswState *s = p->cpsw;
+
+    if (!am335x_cpsw_port_up(s, p->num)) {
+        return size;
+    }
+    s->rx_depth++;
+    am335x_cpsw_rx_frame(s, p, buf, size);
+    s->rx_depth--;
     return size;
 }
 
 /*
- * Frames held back while the host had no RX buffers, or while this device
- * was busy in an MMIO access (the net layer's reentrancy guard queues what
- * a netdev answers synchronously to a transmit), are delivered from a
- * bottom half, outside the access.
+ * Frames held back while the host had no RX buffers (the net layer queues
+ * what a port cannot take, and what a netdev answers while that port is
+ * still delivering), are delivered from a bottom half, outside the access.
  */
 static void am335x_cpsw_flush_bh(void *opaque)
 {
     AM335xCpswState *s = opaque;
 
+    s->rx_held = false;
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
         if (s->port[n].nic) {
             qemu_flush_queued_packets(qemu_get_queue(s->port[n].nic));
