@@ -366,7 +366,9 @@ class Wire:
     def __init__(self):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(("127.0.0.1", 0))
-        self.qemu_port = free_port()
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            udp.bind(("127.0.0.1", 0))
+            self.qemu_port = udp.getsockname()[1]
 
     def nic(self):
         return "socket,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d" % (
