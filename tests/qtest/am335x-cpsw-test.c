@@ -447,6 +447,28 @@ static void test_host_error(void)
         qtest_clock_step(qts, 1000);
     }
     g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 12 & 0xf, ==, 4);
+
+    /*
+     * An RX list that loops on itself, its buffer too short for the
+     * frame: the DMA comes back to the descriptor it just filled, which
+     * the host no longer owns.
+     */
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    qtest_writel(qts, DMA_INTMASK_SET, 2);
+    qtest_writel(qts, RX_CONTROL, 1);
+    qtest_writel(qts, TX_CONTROL, 1);
+    write_desc(qts, txd, txd, DDR + 0x1000, 32, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(1), txd);
+    qtest_writel(qts, CPSW + 0x120, 0x11111111);    /* P0_CPDMA_RX_CH_MAP */
+    write_desc(qts, txd + 0x40, 0, DDR, 64,
+               DESC_SOP | DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN |
+               (1 << 16) | 64);
+    qtest_writel(qts, TX_HDP(0), txd + 0x40);
+    for (int i = 0; i < 100 && !qtest_readl(qts, DMA_INTSTAT_RAW); i++) {
+        qtest_clock_step(qts, 1000);
+    }
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 8 & 0xff, ==, 0x21);
+    g_assert_true(irq_line(qts, IRQ_MISC));
     qtest_quit(qts);
 }
 
