@@ -414,6 +414,67 @@ def probe(vm, wire, what, data, expect, devs=("eth0",)):
                                % (what, d, n, want))
 
 
+SWITCH_DEVLINK = "platform/4a100000.switch"
+SECOND_PHY_PHANDLE = 0xc5e1
+
+
+def two_port_dtb(board, kernel, path):
+    """The stock DTB with slave port 2 enabled, its PHY at MDIO address 1
+    (where the model fits one when port 2 has a netdev).  6.1's
+    ti_cpsw_new oopses when a port joins a bridge while the other port is
+    disabled in the DT (cpsw_port_offload_fwd_mark_update() takes the
+    missing port's netdev), as on both stock DTBs."""
+    stock = os.path.join(g.kernel_dir(kernel), "dtbs", g.BOARDS[board])
+    shutil.copy(stock, path)
+    sw = CPSW_MODULE + "/switch@0"
+    phy, port = sw + "/mdio@1000/ethernet-phy@1", sw + "/ethernet-ports/port@2"
+
+    def fdtput(*args):
+        subprocess.run(["fdtput", path] + list(args), check=True)
+
+    fdtput("-c", phy)
+    fdtput("-t", "x", phy, "reg", "1")
+    fdtput("-t", "x", phy, "phandle", "%x" % SECOND_PHY_PHANDLE)
+    fdtput("-t", "s", port, "status", "okay")
+    fdtput("-t", "x", port, "phy-handle", "%x" % SECOND_PHY_PHANDLE)
+    fdtput("-t", "s", port, "phy-mode", PHY_MODE[board])
+    return path
+
+
+def check_switch_vlan(vm, wire, mac):
+    """Switch mode (devlink switch_mode), the port in a VLAN-filtering
+    bridge, as cpsw_switchdev.rst describes: VLAN 100 added to the port and
+    to the bridge itself (the host port) reaches br0.100; frames tagged for
+    VLAN 200, which no port is a member of, are dropped; so is VLAN 100
+    once the port leaves it."""
+    status, _ = vm.shell("which devlink bridge && modprobe bridge")
+    if status != 0:
+        print("# no devlink, bridge tool or bridge module: switch mode "
+              "part skipped")
+        return
+    check(vm, "ip link set eth0 down && devlink dev param set %s "
+              "name switch_mode value true cmode runtime && "
+              "devlink dev param show %s name switch_mode"
+          % (SWITCH_DEVLINK, SWITCH_DEVLINK))
+    check(vm, "ip link add name br0 type bridge vlan_filtering 1 && "
+              "ip link set dev eth0 master br0 && "
+              "ip link set dev eth0 up && ip link set dev br0 up && "
+              "bridge vlan add dev eth0 vid %d master && "
+              "bridge vlan add dev br0 vid %d self && "
+              "ip link add link br0 name br0.%d type vlan id %d && "
+              "ip link set br0.%d up && bridge vlan show"
+          % ((VLAN_ID,) * 5))
+    check(vm, "for i in $(seq 50); do grep -q 1 /sys/class/net/eth0/carrier "
+              "&& break; sleep 0.2; done; cat /sys/class/net/eth0/carrier")
+    probe(vm, wire, "switch mode: tagged for VLAN %d" % VLAN_ID,
+          frame(mac, VLAN_ID), True, ("eth0", "br0.%d" % VLAN_ID))
+    probe(vm, wire, "switch mode: tagged for VLAN %d" % OTHER_VLAN_ID,
+          frame(mac, OTHER_VLAN_ID), False)
+    check(vm, "bridge vlan del dev eth0 vid %d master" % VLAN_ID)
+    probe(vm, wire, "switch mode: VLAN %d without the port" % VLAN_ID,
+          frame(mac, VLAN_ID), False)
+
+
 def check_filtering(board, kernel, timeout):
     """The ALE's filtering, as ti_cpsw_new programs it (dual-MAC mode, the
     default): frames from a host-side peer reach the stack only if the ALE
@@ -426,11 +487,21 @@ def check_filtering(board, kernel, timeout):
       floods nowhere), and never for another group;
     - with the 8021q module: frames tagged for a VLAN the guest added
       reach eth0.100, and those tagged for another VLAN are dropped
-      (unknown VLAN); after the VLAN is deleted, its frames are too."""
+      (unknown VLAN); after the VLAN is deleted, its frames are too;
+    - with devlink, bridge and the bridge module: the same in switch
+      mode, through a VLAN-filtering bridge (check_switch_vlan)."""
     wire = Wire()
+    tmp = tempfile.mkdtemp(prefix="am335x-filter-")
+    kw = {}
+    if kernel == "debian":
+        # Room for the switch mode part: a second port, its PHY and netdev
+        kw = dict(dtb=two_port_dtb(board, kernel,
+                                   os.path.join(tmp, "two-port.dtb")))
+        kw["extra_args"] = ["-nic", wire.nic(), "-nic", "user"] + DEBUG_ARGS
+    else:
+        kw["extra_args"] = ["-nic", wire.nic()] + DEBUG_ARGS
     try:
-        with booted(board, kernel, "net-filter", timeout,
-                    extra_args=["-nic", wire.nic()] + DEBUG_ARGS) as vm:
+        with booted(board, kernel, "net-filter", timeout, **kw) as vm:
             load_modules(vm, "net")
             check(vm, "ip link set eth0 up && for i in $(seq 50); do "
                       "grep -q 1 /sys/class/net/eth0/carrier && break; "
@@ -485,8 +556,10 @@ def check_filtering(board, kernel, timeout):
             check(vm, "ip link del eth0.%d" % VLAN_ID)
             probe(vm, wire, "tagged for the deleted VLAN %d" % VLAN_ID,
                   frame(mac, VLAN_ID), False)
+            check_switch_vlan(vm, wire, mac)
     finally:
         wire.close()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 CPSW_MODULE = ("/ocp/interconnect@4a000000/segment@0/"
