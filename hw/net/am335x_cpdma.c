@@ -15,7 +15,8 @@
  *
  * TX runs when HDP is written; RX fills the list as frames come in from
  * the switch.  Bad descriptors (no SOP, no OWNER, null buffer or length,
- * chains without EOP, or addresses that decode to nothing) stop the DMA
+ * chains without EOP, a packet length that is not the sum of its buffers'
+ * lengths, or addresses that decode to nothing) stop the DMA
  * with a host error in DMASTATUS and the HOST_ERR interrupt, as the
  * silicon does; only a soft reset restarts it.  Descriptor lists are
  * guest memory: every walk is bounded.
@@ -283,10 +284,13 @@ static bool cpdma_tx_packet(AM335xCpdmaState *s, int ch)
             return false;
         }
     }
+    /* The SOP's packet length must be what the buffers add up to. */
     if ((sop_mode & DESC_PKT_LEN) != total) {
         qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpdma: TX packet length %u "
                       "but buffers hold %zu\n", sop_mode & DESC_PKT_LEN,
                       total);
+        cpdma_host_error(s, true, ch, TX_ERR_PKT_LEN, sop);
+        return false;
     }
     trace_am335x_cpdma_tx(ch, sop, total, to_port);
     if (s->ops && s->ops->transmit) {

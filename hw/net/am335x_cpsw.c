@@ -26,8 +26,18 @@
  * inside the interval is held until it ends.  The pacers of cores 1 and
  * 2, whose lines go nowhere on the AM335x, only store their registers.
  *
+ * Bad frames from a netdev: undersized (shorter than 64 bytes with the
+ * FCS) and oversized (longer than the port's RX_MAXLEN) frames are counted
+ * in the statistics and dropped, as the MAC does.  Short frames from the
+ * host are padded to the minimum on egress.
+ *
+ * In VLAN-aware mode (CONTROL.VLAN_AWARE), a tagged frame leaves a port
+ * that its VLAN's entry marks as force-untagged without its tag, the host
+ * port included.
+ *
  * Not modelled: flow control and pause frames, the FIFOs and
- * their priorities, VLAN tag insertion/removal on egress, the CPTS's
+ * their priorities, VLAN tag insertion on egress (untagged frames stay
+ * untagged), the receive VLAN encapsulation word, the CPTS's
  * hardware push and Ethernet event time stamps, the RGMII status.
  *
  * Reference: AM335x TRM (SPRUH73), chapter 14.
@@ -68,6 +78,7 @@
 /* CPSW_SS */
 REG32(SS_ID_VER, 0x00)
 REG32(SS_CONTROL, 0x04)
+    FIELD(SS_CONTROL, VLAN_AWARE, 1, 1)
 REG32(SS_SOFT_RESET, 0x08)
 REG32(SS_STAT_PORT_EN, 0x0c)
 REG32(SS_PTYPE, 0x10)
@@ -89,6 +100,7 @@ REG32(SS_DLR_LTYPE, 0x30)
 REG32(SL_IDVER, 0x00)
 REG32(SL_MACCONTROL, 0x04)
     FIELD(SL_MACCONTROL, GMII_EN, 5, 1)
+    FIELD(SL_MACCONTROL, RX_CSF_EN, 23, 1)
 REG32(SL_MACSTATUS, 0x08)
     FIELD(SL_MACSTATUS, IDLE, 31, 1)
 REG32(SL_SOFT_RESET, 0x0c)
@@ -154,6 +166,8 @@ enum {
     ST_RXGOODFRAMES = 0x00 / 4,
     ST_RXBROADCAST = 0x04 / 4,
     ST_RXMULTICAST = 0x08 / 4,
+    ST_RXOVERSIZED = 0x18 / 4,
+    ST_RXUNDERSIZED = 0x20 / 4,
     ST_RXOCTETS = 0x30 / 4,
     ST_TXGOODFRAMES = 0x34 / 4,
     ST_TXBROADCAST = 0x38 / 4,
@@ -300,6 +314,14 @@ static void am335x_cpsw_count(AM335xCpswState *s, int port, bool rx,
     st[ST_NETOCTETS] += wire;
 }
 
+/* An error counter of a port's receive side */
+static void am335x_cpsw_count_error(AM335xCpswState *s, int port, int word)
+{
+    if (s->ss[R_SS_STAT_PORT_EN] & (1u << port)) {
+        s->stats[word]++;
+    }
+}
+
 static bool am335x_cpsw_port_up(AM335xCpswState *s, int n)
 {
     AM335xCpswPort *p = &s->port[n - 1];
@@ -309,30 +331,82 @@ static bool am335x_cpsw_port_up(AM335xCpswState *s, int n)
            am335x_ethphy_link_ok(&s->phy[n - 1]);
 }
 
-/* A frame's VLAN and priority: its tag's, or the ingress port's. */
-static void am335x_cpsw_frame_vlan(AM335xCpswState *s, const uint8_t *buf,
+static bool am335x_cpsw_tagged(const uint8_t *buf, size_t len)
+{
+    return len >= 18 && lduw_be_p(buf + 12) == ETH_P_VLAN;
+}
+
+/*
+ * A frame's VLAN and priority: its tag's, or the ingress port's; returns
+ * whether it has a tag.
+ */
+static bool am335x_cpsw_frame_vlan(AM335xCpswState *s, const uint8_t *buf,
                                    size_t len, uint32_t port_vlan,
                                    unsigned *vid, unsigned *pri)
 {
-    if (len >= 18 && lduw_be_p(buf + 12) == ETH_P_VLAN) {
+    if (am335x_cpsw_tagged(buf, len)) {
         uint16_t tci = lduw_be_p(buf + 14);
 
         *vid = tci & 0xfff;
         *pri = tci >> 13;
-    } else {
-        *vid = port_vlan & 0xfff;
-        *pri = (port_vlan >> 13) & 7;
+        return true;
     }
+    *vid = port_vlan & 0xfff;
+    *pri = (port_vlan >> 13) & 7;
+    return false;
+}
+
+/*
+ * A VLAN-aware switch sends a frame out of a port in its VLAN's
+ * force-untagged-egress mask without its tag.  The result goes to @out
+ * (at least AM335X_CPDMA_MAX_FRAME + 1 bytes); returns its length.
+ */
+static size_t am335x_cpsw_untag(AM335xCpswState *s, int port, uint32_t untag,
+                                const uint8_t **buf, size_t len, uint8_t *out)
+{
+    if (!FIELD_EX32(s->ss[R_SS_CONTROL], SS_CONTROL, VLAN_AWARE) ||
+        !(untag & (1u << port)) || !am335x_cpsw_tagged(*buf, len) ||
+        len > AM335X_CPDMA_MAX_FRAME + 1) {
+        return len;
+    }
+    memcpy(out, *buf, 12);
+    memcpy(out + 12, *buf + 16, len - 16);
+    *buf = out;
+    return len - 4;
 }
 
 static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
-                               const uint8_t *buf, size_t len)
+                               uint32_t untag, const uint8_t *frame,
+                               size_t size)
 {
+    uint8_t out[AM335X_CPDMA_MAX_FRAME + 1];
+
     for (int n = 1; n <= AM335X_CPSW_NUM_SLAVES; n++) {
-        if ((mask & (1u << n)) && am335x_cpsw_port_up(s, n)) {
-            trace_am335x_cpsw_tx(n, len);
-            am335x_cpsw_count(s, n, false, buf, len);
-            qemu_send_packet(qemu_get_queue(s->port[n - 1].nic), buf, len);
+        const uint8_t *buf = frame;
+        size_t len = size;
+
+        if (!(mask & (1u << n)) || !am335x_cpsw_port_up(s, n)) {
+            continue;
+        }
+        len = am335x_cpsw_untag(s, n, untag, &buf, len, out);
+        /* The MAC pads a short frame to the minimum on the wire. */
+        if (len < ETH_MIN_FRAME) {
+            if (buf != out) {
+                memcpy(out, buf, len);
+                buf = out;
+            }
+            memset(out + len, 0, ETH_MIN_FRAME - len);
+            len = ETH_MIN_FRAME;
+        }
+        trace_am335x_cpsw_tx(n, len);
+        am335x_cpsw_count(s, n, false, buf, len);
+        qemu_send_packet(qemu_get_queue(s->port[n - 1].nic), buf, len);
+        /*
+         * A reply the netdev gave at once was queued only if the ports
+         * could not take it: waking the main loop for every frame sent
+         * would cost more than the frame.
+         */
+        if (s->rx_held || s->rx_depth) {
             qemu_bh_schedule(s->flush_bh);
         }
     }
@@ -343,11 +417,13 @@ static void am335x_cpsw_transmit(void *opaque, int to_port,
 {
     AM335xCpswState *s = opaque;
     unsigned vid, pri;
-    uint32_t mask;
+    uint32_t mask, untag;
+    bool tagged;
 
     am335x_cpsw_count(s, 0, true, buf, len);
     if (to_port >= 1 && to_port <= AM335X_CPSW_NUM_SLAVES) {
-        am335x_cpsw_egress(s, 1u << to_port, buf, len);
+        /* A directed frame skips the ALE and leaves as it is. */
+        am335x_cpsw_egress(s, 1u << to_port, 0, buf, len);
         return;
     }
     if (to_port == 0) {
@@ -355,10 +431,12 @@ static void am335x_cpsw_transmit(void *opaque, int to_port,
                       "host port\n");
         return;
     }
-    am335x_cpsw_frame_vlan(s, buf, len,
-                           s->portregs[P0_PORT_VLAN / 4], &vid, &pri);
-    mask = am335x_cpsw_ale_forward(&s->ale, 0, buf, len, vid);
-    am335x_cpsw_egress(s, mask, buf, len);
+    tagged = am335x_cpsw_frame_vlan(s, buf, len,
+                                    s->portregs[P0_PORT_VLAN / 4], &vid,
+                                    &pri);
+    mask = am335x_cpsw_ale_forward(&s->ale, 0, buf, len, vid, tagged,
+                                   &untag);
+    am335x_cpsw_egress(s, mask, untag, buf, len);
 }
 
 static bool am335x_cpsw_can_receive(NetClientState *nc)
@@ -375,7 +453,60 @@ static bool am335x_cpsw_can_receive(NetClientState *nc)
             return true;
         }
     }
-    return !(dma->rx_control & 1) || !am335x_cpsw_port_up(p->cpsw, p->num);
+    if (!(dma->rx_control & 1) || !am335x_cpsw_port_up(p->cpsw, p->num)) {
+        return true;
+    }
+    p->cpsw->rx_held = true;    /* the net layer queues what comes now */
+    return false;
+}
+
+/* A frame from slave port @p's wire, through the MAC and the ALE */
+static void am335x_cpsw_rx_frame(AM335xCpswState *s, AM335xCpswPort *p,
+                                 const uint8_t *buf, size_t size)
+{
+    uint8_t out[AM335X_CPDMA_MAX_FRAME + 1];
+    const uint8_t *hbuf = buf;
+    unsigned vid, pri, ch;
+    uint32_t mask, untag;
+    size_t hlen;
+    bool tagged;
+
+    /*
+     * The frame on the wire is the netdev's plus its FCS.  Shorter than 64
+     * bytes, it is an undersized frame (its CRC is good), which the MAC
+     * drops unless RX_CSF_EN asks for short frames; longer than RX_MAXLEN,
+     * an oversized one, always dropped.  Both are counted (TRM 14.3.2.9).
+     * QEMU's slirp and tap backends pad what they send to the minimum.
+     */
+    if (size + ETH_FCS_LEN > (p->sl[R_SL_RX_MAXLEN] & 0x3fff)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: port %d: oversized "
+                      "frame of %zu bytes dropped\n", p->num, size);
+        am335x_cpsw_count_error(s, p->num, ST_RXOVERSIZED);
+        return;
+    }
+    if (size < ETH_MIN_FRAME &&
+        (size < 14 || !FIELD_EX32(p->sl[R_SL_MACCONTROL], SL_MACCONTROL,
+                                  RX_CSF_EN))) {
+        am335x_cpsw_count_error(s, p->num, ST_RXUNDERSIZED);
+        return;
+    }
+    am335x_cpsw_count(s, p->num, true, buf, size);
+    tagged = am335x_cpsw_frame_vlan(s, buf, size,
+                                    s->portregs[PN_PORT_VLAN(p->num) / 4],
+                                    &vid, &pri);
+    mask = am335x_cpsw_ale_forward(&s->ale, p->num, buf, size, vid, tagged,
+                                   &untag);
+    trace_am335x_cpsw_rx(p->num, size, vid, mask);
+    if (mask & 1) {
+        ch = (s->portregs[P0_CPDMA_RX_CH_MAP / 4] >> (4 * pri)) & 7;
+        hlen = am335x_cpsw_untag(s, 0, untag, &hbuf, size, out);
+        if (am335x_cpdma_receive(&s->cpdma, ch, p->num, hbuf, hlen)) {
+            am335x_cpsw_count(s, 0, false, hbuf, hlen);
+        } else if (s->ss[R_SS_STAT_PORT_EN] & 1) {
+            s->stats[ST_RXDMAOVERRUNS]++;
+        }
+    }
+    am335x_cpsw_egress(s, mask & ~1u, untag, buf, size);
 }
 
 static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
@@ -383,50 +514,26 @@ static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
 {
     AM335xCpswPort *p = qemu_get_nic_opaque(nc);
     AM335xCpswState *s = p->cpsw;
-    uint8_t padded[ETH_MIN_FRAME];
-    unsigned vid, pri, ch;
-    uint32_t mask;
 
-    if (!am335x_cpsw_port_up(s, p->num) || size < 14) {
+    if (!am335x_cpsw_port_up(s, p->num)) {
         return size;
     }
-    if (size > (p->sl[R_SL_RX_MAXLEN] & 0x3fff)) {
-        return size;    /* oversize: the MAC drops it */
-    }
-    /* Short frames arrive padded from a real wire. */
-    if (size < ETH_MIN_FRAME) {
-        memcpy(padded, buf, size);
-        memset(padded + size, 0, ETH_MIN_FRAME - size);
-        buf = padded;
-        size = ETH_MIN_FRAME;
-    }
-    am335x_cpsw_count(s, p->num, true, buf, size);
-    am335x_cpsw_frame_vlan(s, buf, size, s->portregs[PN_PORT_VLAN(p->num) / 4],
-                           &vid, &pri);
-    mask = am335x_cpsw_ale_forward(&s->ale, p->num, buf, size, vid);
-    trace_am335x_cpsw_rx(p->num, size, vid, mask);
-    if (mask & 1) {
-        ch = (s->portregs[P0_CPDMA_RX_CH_MAP / 4] >> (4 * pri)) & 7;
-        if (am335x_cpdma_receive(&s->cpdma, ch, p->num, buf, size)) {
-            am335x_cpsw_count(s, 0, false, buf, size);
-        } else if (s->ss[R_SS_STAT_PORT_EN] & 1) {
-            s->stats[ST_RXDMAOVERRUNS]++;
-        }
-    }
-    am335x_cpsw_egress(s, mask & ~1u, buf, size);
+    s->rx_depth++;
+    am335x_cpsw_rx_frame(s, p, buf, size);
+    s->rx_depth--;
     return size;
 }
 
 /*
- * Frames held back while the host had no RX buffers, or while this device
- * was busy in an MMIO access (the net layer's reentrancy guard queues what
- * a netdev answers synchronously to a transmit), are delivered from a
- * bottom half, outside the access.
+ * Frames held back while the host had no RX buffers (the net layer queues
+ * what a port cannot take, and what a netdev answers while that port is
+ * still delivering), are delivered from a bottom half, outside the access.
  */
 static void am335x_cpsw_flush_bh(void *opaque)
 {
     AM335xCpswState *s = opaque;
 
+    s->rx_held = false;
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
         if (s->port[n].nic) {
             qemu_flush_queued_packets(qemu_get_queue(s->port[n].nic));

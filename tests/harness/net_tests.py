@@ -4,25 +4,28 @@ by DHCP, ping its gateway, and move data both ways over TCP, checked by
 sha256 on both sides."""
 
 import hashlib
+import http.server
 import os
 import re
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 import time
+import urllib.request
 
 import guest as g
 from suite import test, booted, load_modules, Skip
 
 MiB = 1024 * 1024
-# 64 MiB each way took 95 s (debian) and 77 s (am335x) on the BeagleBone
-TCP_BYTES = 32 * MiB
+TCP_BYTES = 64 * MiB
 PACING_BYTES = 2 * MiB
 TRICKLE_GAP = 0.0005      # s between segments
 PACED_USECS = 2000        # the driver's longest interval: 500 IRQs/s
 STATS_BYTES = 2 * MiB
 GUEST_PORT = 5001
+SEND_TIMEOUT = 200        # s for the host's whole send to the guest
 DEBUG_ARGS = os.environ.get("NET_TEST_QEMU_ARGS", "").split()
 
 # udhcpc runs this with the lease in its environment: busybox has no
@@ -51,9 +54,10 @@ def check(vm, command, timeout=60):
     return out
 
 
-def bring_up(vm):
+def bring_up(vm, modules=True):
     """Loads the drivers, waits for the PHY's link and runs DHCP."""
-    load_modules(vm, "net")
+    if modules:
+        load_modules(vm, "net")
     vm.shell("cat > /tmp/udhcpc.sh << 'EOF'\n%sEOF\nchmod +x /tmp/udhcpc.sh"
              % UDHCPC_SCRIPT)
     check(vm, "ip link set eth0 up && for i in $(seq 50); do "
@@ -91,6 +95,9 @@ def send_to_guest(vm, fwd_port, data, path="/tmp/rx.bin", trickle=False):
     vm.send("nc -l -p %d < /dev/null > %s &\n" % (GUEST_PORT, path))
     check(vm, "sleep 1")
     with socket.create_connection(("127.0.0.1", fwd_port), 30) as c:
+        # sendall's timeout bounds the whole transfer, which a loaded host
+        # can stretch well past 30 s.
+        c.settimeout(SEND_TIMEOUT)
         if not trickle:
             c.sendall(data)
         else:
@@ -265,46 +272,352 @@ def check_iperf(board, kernel, timeout):
         server.wait()
 
 
+class _DataHandler(http.server.BaseHTTPRequestHandler):
+    """Answers every GET with the server's DATA."""
+
+    def do_GET(self):
+        data = self.server.data
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
 def check_tcp(board, kernel, timeout):
-    """TCP both ways: the host sends TCP_BYTES to a guest listener through
-    a hostfwd, then the guest sends them back to a host listener through
-    the gateway 10.0.2.2; each side's sha256 must match."""
+    """TCP both ways, TCP_BYTES of random data, checked by sha256 on the
+    receiving side: the guest's wget fetches them from an HTTP server on
+    the host through the gateway 10.0.2.2, then the host fetches the
+    guest's copy from busybox httpd through a hostfwd.  (busybox nc moves
+    well under 1 MiB/s; wget and httpd, with sendfile, several.)"""
     data = os.urandom(TCP_BYTES)
     digest = hashlib.sha256(data).hexdigest()
-    fwd_port, back_port = free_port(), free_port()
-    received = {}
-
-    def sink():
-        with socket.socket() as srv:
-            srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            srv.bind(("127.0.0.1", back_port))
-            srv.listen(1)
-            srv.settimeout(timeout)
-            conn, _ = srv.accept()
-            with conn:
-                conn.settimeout(timeout)
-                buf = bytearray()
-                while len(buf) < TCP_BYTES:
-                    chunk = conn.recv(65536)
+    fwd_port = free_port()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _DataHandler)
+    server.data = data
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    nic = "user,hostfwd=tcp:127.0.0.1:%d-:%d" % (fwd_port, GUEST_PORT)
+    try:
+        with booted(board, kernel, "net-tcp", timeout,
+                    extra_args=["-nic", nic] + DEBUG_ARGS) as vm:
+            bring_up(vm)
+            # Host -> guest
+            start = time.monotonic()
+            out = check(vm, "wget -q -O /tmp/rx.bin http://10.0.2.2:%d/data "
+                            "&& ls -l /tmp/rx.bin && sha256sum /tmp/rx.bin"
+                        % server.server_address[1], timeout)
+            if digest not in out:
+                raise g.GuestError("host->guest: sha256 mismatch")
+            print("# host->guest: %d MiB in %.1f s (with the sha256)"
+                  % (len(data) // MiB, time.monotonic() - start))
+            # Guest -> host
+            check(vm, "busybox httpd -p %d -h /tmp" % GUEST_PORT)
+            start = time.monotonic()
+            h = hashlib.sha256()
+            got = 0
+            with urllib.request.urlopen("http://127.0.0.1:%d/rx.bin"
+                                        % fwd_port, timeout=60) as r:
+                while True:
+                    chunk = r.read(1 << 20)
                     if not chunk:
                         break
-                    buf += chunk
-                received["data"] = bytes(buf)
+                    h.update(chunk)
+                    got += len(chunk)
+            if got != len(data) or h.hexdigest() != digest:
+                raise g.GuestError("guest->host: got %d bytes, sha256 "
+                                   "mismatch" % got)
+            print("# guest->host: %d MiB in %.1f s"
+                  % (len(data) // MiB, time.monotonic() - start))
+    finally:
+        server.shutdown()
+        server.server_close()
 
-    nic = "user,hostfwd=tcp:127.0.0.1:%d-:%d" % (fwd_port, GUEST_PORT)
-    with booted(board, kernel, "net-tcp", timeout,
-                extra_args=["-nic", nic] + DEBUG_ARGS) as vm:
-        bring_up(vm)
-        send_to_guest(vm, fwd_port, data)
-        # Guest -> host
-        t = threading.Thread(target=sink, daemon=True)
-        t.start()
-        check(vm, "nc 10.0.2.2 %d < /tmp/rx.bin" % back_port, 120)
-        t.join(timeout)
-        got = received.get("data", b"")
-        if hashlib.sha256(got).hexdigest() != digest:
-            raise g.GuestError("guest->host: got %d bytes, sha256 mismatch"
-                               % len(got))
+
+# Filtering: frames a host-side peer sends through a UDP socket netdev
+FILTER_NET = "192.168.76"
+FILTER_COUNT = 4          # frames per probe
+FILTER_ETHERTYPE = 0x88b5  # IEEE 802 local experimental: no stack takes it
+FILTER_PEER_MAC = bytes.fromhex("020000000001")
+OTHER_MAC = bytes.fromhex("02000000a0b0")
+GROUP = "239.1.2.3"       # its MAC: 01:00:5e:01:02:03
+GROUP_MAC = bytes.fromhex("01005e010203")
+GROUP_IGMP = "030201EF"   # as /proc/net/igmp shows it on a little-endian CPU
+OTHER_GROUP_MAC = bytes.fromhex("01005e010204")
+VLAN_ID, OTHER_VLAN_ID = 100, 200
+
+
+def frame(dst, vid=None, src=FILTER_PEER_MAC):
+    """An Ethernet frame without FCS, padded to the minimum of 60 bytes
+    (64 on the wire), with an 802.1Q tag if VID is given."""
+    head = dst + src
+    if vid is not None:
+        head += (0x8100).to_bytes(2, "big") + vid.to_bytes(2, "big")
+    head += FILTER_ETHERTYPE.to_bytes(2, "big") + b"am335x-filter"
+    return head + bytes(max(0, 60 - len(head)))
+
+
+class Wire:
+    """The host end of a -nic socket,udp=... cable: each UDP datagram is
+    one Ethernet frame."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            udp.bind(("127.0.0.1", 0))
+            self.qemu_port = udp.getsockname()[1]
+
+    def nic(self):
+        return "socket,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d" % (
+            self.sock.getsockname()[1], self.qemu_port)
+
+    def send(self, data, count=FILTER_COUNT):
+        for _ in range(count):
+            self.sock.sendto(data, ("127.0.0.1", self.qemu_port))
+
+    def close(self):
+        self.sock.close()
+
+
+def rx_packets(vm, dev):
+    status, out = vm.shell("cat /sys/class/net/%s/statistics/rx_packets"
+                           % dev)
+    m = re.search(r"^(\d+)$", out, re.M)
+    if status != 0 or not m:
+        raise g.GuestError("no rx_packets for %s: %s" % (dev, out))
+    return int(m.group(1))
+
+
+def probe(vm, wire, what, data, expect, devs=("eth0",)):
+    """Sends FILTER_COUNT copies of DATA; each device in DEVS must count
+    EXPECT of them received (0 or all)."""
+    before = dict((d, rx_packets(vm, d)) for d in devs)
+    want = FILTER_COUNT if expect else 0
+    wire.send(data)
+    # Frames that pass arrive within a few ms: wait up to 2 s for them.
+    # Those that should not pass get 0.3 s to show up all the same.
+    last = "/sys/class/net/%s/statistics/rx_packets" % devs[-1]
+    if expect:
+        vm.shell("for i in $(seq 20); do [ $(cat %s) -ge %d ] && break; "
+                 "sleep 0.1; done" % (last, before[devs[-1]] + want))
+    else:
+        vm.shell("sleep 0.3")
+    got = dict((d, rx_packets(vm, d) - before[d]) for d in devs)
+    print("# %s: %s received (%d expected)" % (
+        what, ", ".join("%s %d" % kv for kv in sorted(got.items())), want))
+    for d, n in got.items():
+        if n != want:
+            raise g.GuestError("%s: %s received %d frames, not %d"
+                               % (what, d, n, want))
+
+
+SWITCH_DEVLINK = "platform/4a100000.switch"
+SECOND_PHY_PHANDLE = 0xc5e1
+
+
+def two_port_dtb(board, kernel, path):
+    """The stock DTB with slave port 2 enabled, its PHY at MDIO address 1
+    (where the model fits one when port 2 has a netdev).  6.1's
+    ti_cpsw_new oopses when a port joins a bridge while the other port is
+    disabled in the DT (cpsw_port_offload_fwd_mark_update() takes the
+    missing port's netdev), as on both stock DTBs."""
+    stock = os.path.join(g.kernel_dir(kernel), "dtbs", g.BOARDS[board])
+    shutil.copy(stock, path)
+    sw = CPSW_MODULE + "/switch@0"
+    phy, port = sw + "/mdio@1000/ethernet-phy@1", sw + "/ethernet-ports/port@2"
+
+    def fdtput(*args):
+        subprocess.run(["fdtput", path] + list(args), check=True)
+
+    fdtput("-c", phy)
+    fdtput("-t", "x", phy, "reg", "1")
+    fdtput("-t", "x", phy, "phandle", "%x" % SECOND_PHY_PHANDLE)
+    fdtput("-t", "s", port, "status", "okay")
+    fdtput("-t", "x", port, "phy-handle", "%x" % SECOND_PHY_PHANDLE)
+    fdtput("-t", "s", port, "phy-mode", PHY_MODE[board])
+    return path
+
+
+def check_switch_vlan(vm, wire, mac):
+    """Switch mode (devlink switch_mode), the port in a VLAN-filtering
+    bridge, as cpsw_switchdev.rst describes: VLAN 100 added to the port and
+    to the bridge itself (the host port) reaches br0.100; frames tagged for
+    VLAN 200, which no port is a member of, are dropped; so is VLAN 100
+    once the port leaves it."""
+    status, _ = vm.shell("which devlink bridge && modprobe bridge")
+    if status != 0:
+        print("# no devlink, bridge tool or bridge module: switch mode "
+              "part skipped")
+        return
+    check(vm, "ip link set eth0 down && devlink dev param set %s "
+              "name switch_mode value true cmode runtime && "
+              "devlink dev param show %s name switch_mode"
+          % (SWITCH_DEVLINK, SWITCH_DEVLINK))
+    check(vm, "ip link add name br0 type bridge vlan_filtering 1 && "
+              "ip link set dev eth0 master br0 && "
+              "ip link set dev eth0 up && ip link set dev br0 up && "
+              "bridge vlan add dev eth0 vid %d master && "
+              "bridge vlan add dev br0 vid %d self && "
+              "ip link add link br0 name br0.%d type vlan id %d && "
+              "ip link set br0.%d up && bridge vlan show"
+          % ((VLAN_ID,) * 5))
+    check(vm, "for i in $(seq 50); do grep -q 1 /sys/class/net/eth0/carrier "
+              "&& break; sleep 0.2; done; cat /sys/class/net/eth0/carrier")
+    probe(vm, wire, "switch mode: tagged for VLAN %d" % VLAN_ID,
+          frame(mac, VLAN_ID), True, ("eth0", "br0.%d" % VLAN_ID))
+    probe(vm, wire, "switch mode: tagged for VLAN %d" % OTHER_VLAN_ID,
+          frame(mac, OTHER_VLAN_ID), False)
+    check(vm, "bridge vlan del dev eth0 vid %d master" % VLAN_ID)
+    probe(vm, wire, "switch mode: VLAN %d without the port" % VLAN_ID,
+          frame(mac, VLAN_ID), False)
+
+
+def check_filtering(board, kernel, timeout):
+    """The ALE's filtering, as ti_cpsw_new programs it (dual-MAC mode, the
+    default): frames from a host-side peer reach the stack only if the ALE
+    forwards them to the host port.
+    - unicast to another MAC: only in promiscuous mode (P0_UNI_FLOOD),
+      which also lets unregistered multicast through (the VLAN's
+      unregistered-multicast flood mask gets the host port);
+    - multicast: only for a group the guest joined (a multicast entry),
+      not before the join nor after the leave (unregistered multicast
+      floods nowhere), and never for another group;
+    - with the 8021q module: frames tagged for a VLAN the guest added
+      reach eth0.100, and those tagged for another VLAN are dropped
+      (unknown VLAN); after the VLAN is deleted, its frames are too;
+    - with devlink, bridge and the bridge module: the same in switch
+      mode, through a VLAN-filtering bridge (check_switch_vlan)."""
+    wire = Wire()
+    tmp = tempfile.mkdtemp(prefix="am335x-filter-")
+    kw = {}
+    if kernel == "debian":
+        # Room for the switch mode part: a second port, its PHY and netdev
+        kw = dict(dtb=two_port_dtb(board, kernel,
+                                   os.path.join(tmp, "two-port.dtb")))
+        kw["extra_args"] = ["-nic", wire.nic(), "-nic", "user"] + DEBUG_ARGS
+    else:
+        kw["extra_args"] = ["-nic", wire.nic()] + DEBUG_ARGS
+    try:
+        with booted(board, kernel, "net-filter", timeout, **kw) as vm:
+            load_modules(vm, "net")
+            check(vm, "ip link set eth0 up && for i in $(seq 50); do "
+                      "grep -q 1 /sys/class/net/eth0/carrier && break; "
+                      "sleep 0.2; done; cat /sys/class/net/eth0/carrier")
+            check(vm, "ip addr add %s.2/24 dev eth0 && "
+                      "ip route add 224.0.0.0/4 dev eth0" % FILTER_NET)
+            out = check(vm, "cat /sys/class/net/eth0/address")
+            m = re.search(r"^([0-9a-f:]{17})$", out, re.M)
+            mac = bytes.fromhex(m.group(1).replace(":", ""))
+
+            # The guest's own address passes: the wire works.
+            probe(vm, wire, "unicast to eth0", frame(mac), True)
+            probe(vm, wire, "unicast to another MAC", frame(OTHER_MAC), False)
+            check(vm, "ip link set eth0 promisc on")
+            probe(vm, wire, "promisc: unicast to another MAC",
+                  frame(OTHER_MAC), True)
+            probe(vm, wire, "promisc: a group nobody joined",
+                  frame(OTHER_GROUP_MAC), True)
+            check(vm, "ip link set eth0 promisc off")
+            probe(vm, wire, "promisc off: unicast to another MAC",
+                  frame(OTHER_MAC), False)
+
+            probe(vm, wire, "group before the join", frame(GROUP_MAC), False)
+            # iperf 2 bound to a group address joins it (IGMP, and the
+            # driver's multicast list); killing it leaves.
+            vm.send("iperf -s -u -B %s -p 5009 > /dev/null 2>&1 &\n" % GROUP)
+            check(vm, "for i in $(seq 25); do grep -q %s /proc/net/igmp "
+                      "&& break; sleep 0.2; done; grep %s /proc/net/igmp"
+                  % (GROUP_IGMP, GROUP_IGMP))
+            probe(vm, wire, "joined group", frame(GROUP_MAC), True)
+            probe(vm, wire, "another group", frame(OTHER_GROUP_MAC), False)
+            check(vm, "kill $!; wait; for i in $(seq 25); do "
+                      "grep -q %s /proc/net/igmp || break; sleep 0.2; "
+                      "done; ! grep %s /proc/net/igmp"
+                  % (GROUP_IGMP, GROUP_IGMP))
+            probe(vm, wire, "group after the leave", frame(GROUP_MAC), False)
+
+            if kernel == "debian":
+                status, _ = vm.shell("modprobe 8021q")
+            else:
+                status, _ = vm.shell("test -d /proc/net/vlan")
+            if status != 0:
+                print("# no 802.1Q support in the %s kernel: VLAN part skipped"
+                      % kernel)
+                return
+            check(vm, "ip link add link eth0 name eth0.%d type vlan id %d && "
+                      "ip link set eth0.%d up" % ((VLAN_ID,) * 3))
+            probe(vm, wire, "tagged for VLAN %d" % VLAN_ID,
+                  frame(mac, VLAN_ID), True, ("eth0", "eth0.%d" % VLAN_ID))
+            probe(vm, wire, "tagged for VLAN %d" % OTHER_VLAN_ID,
+                  frame(mac, OTHER_VLAN_ID), False)
+            check(vm, "ip link del eth0.%d" % VLAN_ID)
+            probe(vm, wire, "tagged for the deleted VLAN %d" % VLAN_ID,
+                  frame(mac, VLAN_ID), False)
+            check_switch_vlan(vm, wire, mac)
+    finally:
+        wire.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+CPSW_MODULE = ("/ocp/interconnect@4a000000/segment@0/"
+               "target-module@100000")
+PHY_MODE = {"beaglebone-black": "mii", "am335x-evm": "rgmii-id"}
+LEGACY_PHY_PHANDLE = 0xc5e0
+
+
+def legacy_dtb(board, kernel, path):
+    """The board's stock DTB turned to the legacy CPSW binding, as the
+    4.x-5.x device trees had it: the "ti,cpsw" node (kept, disabled, in
+    am33xx-l4.dtsi) enabled with one slave and its PHY on the legacy
+    node's MDIO; the "ti,cpsw-switch" node disabled."""
+    stock = os.path.join(g.kernel_dir(kernel), "dtbs", g.BOARDS[board])
+    shutil.copy(stock, path)
+    mac, sw = CPSW_MODULE + "/ethernet@0", CPSW_MODULE + "/switch@0"
+    phy = mac + "/mdio@1000/ethernet-phy@0"
+
+    def fdtput(*args):
+        subprocess.run(["fdtput", path] + list(args), check=True)
+
+    fdtput("-t", "s", sw, "status", "disabled")
+    fdtput("-t", "s", mac, "status", "okay")
+    fdtput("-t", "x", mac, "slaves", "1")
+    fdtput("-r", mac + "/slave@300")
+    fdtput("-t", "s", mac + "/mdio@1000", "status", "okay")
+    fdtput("-c", phy)
+    fdtput("-t", "x", phy, "reg", "0")
+    fdtput("-t", "x", phy, "phandle", "%x" % LEGACY_PHY_PHANDLE)
+    fdtput("-t", "x", mac + "/slave@200", "phy-handle",
+           "%x" % LEGACY_PHY_PHANDLE)
+    fdtput("-t", "s", mac + "/slave@200", "phy-mode", PHY_MODE[board])
+    return path
+
+
+def check_legacy(board, kernel, timeout):
+    """The legacy ti_cpsw driver (single-MAC switch mode: the host's frames
+    go through the ALE, undirected) on a DTB with the old binding gets its
+    address by DHCP and pings the gateway."""
+    tmp = tempfile.mkdtemp(prefix="am335x-legacy-")
+    try:
+        dtb = legacy_dtb(board, kernel, os.path.join(tmp, "legacy.dtb"))
+        with booted(board, kernel, "net-legacy", timeout, dtb=dtb,
+                    extra_args=["-nic", "user"] + DEBUG_ARGS) as vm:
+            if kernel == "debian":
+                for module in ("davinci_mdio", "phy_gmii_sel", "smsc",
+                               "at803x", "ti_cpsw"):
+                    check(vm, "modprobe %s" % module)
+            out = check(vm, "basename $(readlink "
+                            "/sys/class/net/eth0/device/driver)")
+            if not re.search(r"^cpsw$", out, re.M):
+                raise g.GuestError("eth0 is not driven by the legacy cpsw")
+            bring_up(vm, modules=False)
+            out = check(vm, "ping -c 3 -W 5 10.0.2.2", 60)
+            if "3 packets received" not in out:
+                raise g.GuestError("ping lost packets")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 NET_TESTS = {
@@ -320,3 +633,12 @@ for _name, _fn in NET_TESTS.items():
         for _kernel in g.KERNELS:
             test("%s/%s/%s" % (_name, _board, _kernel), 240)(
                 lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+
+test("net-legacy/beaglebone-black/am335x", 240)(
+    lambda t: check_legacy("beaglebone-black", "am335x", t))
+
+# One boot checks all the filtering; two pairs cover both kernels and boards.
+for _board, _kernel in (("beaglebone-black", "am335x"),
+                        ("am335x-evm", "debian")):
+    test("net-filter/%s/%s" % (_board, _kernel), 240)(
+        lambda t, b=_board, k=_kernel: check_filtering(b, k, t))

@@ -10,10 +10,12 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
+#include "qemu/sockets.h"
 #include "libqtest.h"
 
 #define CPSW            0x4a100000
 #define SS_ID_VER       (CPSW + 0x000)
+#define SS_CONTROL      (CPSW + 0x004)
 #define SS_STAT_PORT_EN (CPSW + 0x00c)
 #define CPDMA           (CPSW + 0x800)
 #define TX_IDVER        (CPDMA + 0x00)
@@ -32,6 +34,8 @@
 #define STATS           (CPSW + 0x900)
 #define RXGOODFRAMES    (STATS + 0x00)
 #define RXBROADCAST     (STATS + 0x04)
+#define RXOVERSIZED     (STATS + 0x18)
+#define RXUNDERSIZED    (STATS + 0x20)
 #define RXOCTETS        (STATS + 0x30)
 #define TXGOODFRAMES    (STATS + 0x34)
 #define TX_HDP(n)       (CPSW + 0xa00 + 4 * (n))
@@ -47,10 +51,12 @@
 #define ALE             (CPSW + 0xd00)
 #define ALE_IDVER       (ALE + 0x00)
 #define ALE_CONTROL     (ALE + 0x08)
+#define ALE_UNKNOWN_VLAN (ALE + 0x18)
 #define ALE_TBLCTL      (ALE + 0x20)
 #define ALE_TBLW(n)     (ALE + 0x3c - 4 * (n))
 #define ALE_PORTCTL(n)  (ALE + 0x40 + 4 * (n))
 #define SL_MACCONTROL(n) (CPSW + 0xd84 + 0x40 * ((n) - 1))
+#define SL_RX_MAXLEN(n) (CPSW + 0xd90 + 0x40 * ((n) - 1))
 #define MDIO            (CPSW + 0x1000)
 #define MDIO_VERSION    (MDIO + 0x00)
 #define MDIO_CONTROL    (MDIO + 0x04)
@@ -80,6 +86,13 @@
 #define DESC_OWNER      (1u << 29)
 #define DESC_EOQ        (1u << 28)
 #define DESC_TO_PORT_EN (1u << 20)
+
+#define ALE_ENABLE      BIT(31)
+#define ALE_AGE_OUT_NOW BIT(29)
+#define ALE_P0_UNI_FLOOD BIT(8)
+#define ALE_BYPASS      BIT(4)
+#define ALE_VLAN_AWARE  BIT(2)
+#define DROP_UNKNOWN_VLAN BIT(3)
 
 #define DDR             0x80000000
 
@@ -404,6 +417,22 @@ static void test_host_error(void)
     qtest_writel(qts, TX_HDP(2), txd);
     g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 20 & 0xf, ==, 6);
     qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    qtest_writel(qts, TX_CONTROL, 1);
+    /* A packet length beyond what its buffer holds: packet length error */
+    write_desc(qts, txd, 0, DDR, 64, DESC_SOP | DESC_EOP | DESC_OWNER | 100);
+    qtest_writel(qts, TX_HDP(3), txd);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS), ==,
+                    0x80000000 | (6 << 20) | (3 << 16));
+    g_assert_cmphex(qtest_readl(qts, TX_CP(3)), ==, 0);
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    qtest_writel(qts, TX_CONTROL, 1);
+    /* A buffer that runs off the end of the DDR (512 MiB) */
+    write_desc(qts, txd, 0, DDR + 0x20000000 - 16, 64,
+               DESC_SOP | DESC_EOP | DESC_OWNER | 64);
+    qtest_writel(qts, TX_HDP(4), txd);
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 16 & 0xff, ==, 0x44);
+    g_assert_cmphex(qtest_readl(qts, DMA_INTSTAT_RAW), ==, 2);
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
 
     /* RX into a buffer that is not there */
     qtest_writel(qts, RX_CONTROL, 1);
@@ -418,8 +447,267 @@ static void test_host_error(void)
         qtest_clock_step(qts, 1000);
     }
     g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 12 & 0xf, ==, 4);
+
+    /*
+     * An RX list that loops on itself, its buffer too short for the
+     * frame: the DMA comes back to the descriptor it just filled, which
+     * the host no longer owns.
+     */
+    qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+    qtest_writel(qts, DMA_INTMASK_SET, 2);
+    qtest_writel(qts, RX_CONTROL, 1);
+    qtest_writel(qts, TX_CONTROL, 1);
+    write_desc(qts, txd, txd, DDR + 0x1000, 32, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(1), txd);
+    qtest_writel(qts, CPSW + 0x120, 0x11111111);    /* P0_CPDMA_RX_CH_MAP */
+    write_desc(qts, txd + 0x40, 0, DDR, 64,
+               DESC_SOP | DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN |
+               (1 << 16) | 64);
+    qtest_writel(qts, TX_HDP(0), txd + 0x40);
+    for (int i = 0; i < 100 && !qtest_readl(qts, DMA_INTSTAT_RAW); i++) {
+        qtest_clock_step(qts, 1000);
+    }
+    g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 8 & 0xff, ==, 0x21);
+    g_assert_true(irq_line(qts, IRQ_MISC));
     qtest_quit(qts);
 }
+
+/* An ALE table entry as its three TBLW words, w[0] = bits 95:64 */
+static void ale_write(QTestState *qts, int idx, const uint32_t w[3])
+{
+    for (int i = 0; i < 3; i++) {
+        qtest_writel(qts, ALE + 0x34 + 4 * i, w[i]);
+    }
+    qtest_writel(qts, ALE_TBLCTL, BIT(31) | idx);
+}
+
+static void ale_read(QTestState *qts, int idx, uint32_t w[3])
+{
+    qtest_writel(qts, ALE_TBLCTL, idx);
+    for (int i = 0; i < 3; i++) {
+        w[i] = qtest_readl(qts, ALE + 0x34 + 4 * i);
+    }
+}
+
+/* A VLAN entry: members, unregistered/registered multicast, untagged */
+static void ale_vlan(QTestState *qts, int idx, int vid, uint32_t members,
+                     uint32_t unreg, uint32_t reg, uint32_t untag)
+{
+    uint32_t w[3] = { 0, (2u << 28) | (vid << 16),
+                      members | unreg << 8 | reg << 16 | untag << 24 };
+
+    ale_write(qts, idx, w);
+}
+
+/* A multicast address entry, in VLAN @vid, to the ports in @mask */
+static void ale_mcast(QTestState *qts, int idx, const uint8_t *mac, int vid,
+                      uint32_t mask)
+{
+    uint32_t w[3] = { mask << 2, (3u << 28) | (vid << 16) | mac[0] << 8 |
+                      mac[1], ldl_be_p(mac + 2) };
+
+    ale_write(qts, idx, w);
+}
+
+/*
+ * Port 1 sends @frame, directed, to the hub; port 2 receives it and the
+ * ALE decides whether the host gets it.  Returns the received length, or
+ * 0 when nothing arrived.
+ */
+static size_t loop_frame(QTestState *qts, const uint8_t *frame, size_t len,
+                         uint8_t *got)
+{
+    uint32_t txd = CPPI_RAM, rxd = CPPI_RAM + 0x100, cp;
+    size_t n = 0;
+
+    qtest_memwrite(qts, DDR, frame, len);
+    write_desc(qts, rxd, 0, DDR + 0x1000, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(0), rxd);
+    write_desc(qts, txd, 0, DDR, len, DESC_SOP | DESC_EOP | DESC_OWNER |
+               DESC_TO_PORT_EN | (1 << 16) | len);
+    qtest_writel(qts, TX_HDP(0), txd);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 1);
+    qtest_writel(qts, TX_CP(0), txd);
+    for (int i = 0; i < 20 && !qtest_readl(qts, RX_INTSTAT_RAW); i++) {
+        qtest_clock_step(qts, 1000);
+    }
+    if (qtest_readl(qts, RX_INTSTAT_RAW)) {
+        cp = qtest_readl(qts, RX_CP(0));
+        g_assert_cmphex(cp, ==, rxd);
+        n = qtest_readl(qts, rxd + 12) & 0x7ff;
+        qtest_memread(qts, DDR + 0x1000, got, n);
+        qtest_writel(qts, RX_CP(0), cp);
+    } else {
+        /* Take the unused buffer back for the next frame. */
+        qtest_writel(qts, CPDMA + 0x18, 0);
+        qtest_writel(qts, RX_CP(0), 0xfffffffc);
+    }
+    return n;
+}
+
+/*
+ * The ALE's forwarding rules in VLAN-aware mode, as the receiving port 2
+ * and the host port see them: VLAN ingress filtering, unknown unicast
+ * flooding the host only with P0_UNI_FLOOD, unregistered multicast going
+ * by the VLAN's mask and registered multicast by its entry, the egress
+ * untag of the VLAN, and ageing of the learned source address.
+ */
+static void test_ale_forward(void)
+{
+    QTestState *qts = start_loop();
+    static const uint8_t group[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+    static const uint8_t host[6] = { 0x02, 0, 0, 0, 0, 0x10 };
+    uint8_t frame[64] = { 0 }, got[1520];
+    uint32_t w[3];
+    int learned = -1;
+
+    /* Ports 0 and 2 in VLAN 5, the host untagged; nothing else known */
+    qtest_writel(qts, ALE_CONTROL, ALE_ENABLE | ALE_VLAN_AWARE);
+    qtest_writel(qts, SS_CONTROL, BIT(1));
+    qtest_writel(qts, ALE_PORTCTL(2), 3 | DROP_UNKNOWN_VLAN);
+    ale_vlan(qts, 0, 5, 0x5, 0, 0x5, 0x1);
+
+    /* Unknown unicast, tagged for VLAN 5, from 02:00:00:00:00:22 */
+    memcpy(frame, host, 6);
+    memcpy(frame + 6, (uint8_t[]){ 0x02, 0, 0, 0, 0, 0x22 }, 6);
+    stw_be_p(frame + 12, 0x8100);
+    stw_be_p(frame + 14, 5);
+    stw_be_p(frame + 16, 0x88b5);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 0);
+    qtest_writel(qts, ALE_CONTROL, ALE_ENABLE | ALE_VLAN_AWARE |
+                 ALE_P0_UNI_FLOOD);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 60);
+    /* ... untagged on the way to the host */
+    g_assert_cmpmem(got, 12, frame, 12);
+    g_assert_cmphex(lduw_be_p(got + 12), ==, 0x88b5);
+
+    /* VLAN 6 has no entry: dropped at ingress, even when flooding */
+    stw_be_p(frame + 14, 6);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 0);
+    /* The same without DROP_UNKNOWN_VLAN: the unknown-VLAN members rule */
+    qtest_writel(qts, ALE_PORTCTL(2), 3);
+    qtest_writel(qts, ALE_UNKNOWN_VLAN, 0x3);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 0);
+    qtest_writel(qts, ALE_UNKNOWN_VLAN, 0x5);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 64);
+
+    /* VLAN 7 without port 2: dropped at ingress */
+    ale_vlan(qts, 1, 7, 0x3, 0x3, 0x3, 0);
+    stw_be_p(frame + 14, 7);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 0);
+
+    /* Multicast in VLAN 5: unregistered floods per the VLAN's mask (none) */
+    memcpy(frame, group, 6);
+    stw_be_p(frame + 14, 5);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 0);
+    ale_mcast(qts, 2, group, 5, 0x1);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 60);
+    /* Registered, but the VLAN's registered mask leaves the host out */
+    ale_vlan(qts, 0, 5, 0x5, 0, 0x4, 0x1);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 0);
+    /* Port 2 not forwarding (learning): not even registered multicast */
+    ale_vlan(qts, 0, 5, 0x5, 0, 0x5, 0x1);
+    qtest_writel(qts, ALE_PORTCTL(2), 2);
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 0);
+    qtest_writel(qts, ALE_PORTCTL(2), 3);
+
+    /* The source 02:..:22 was learned on port 2 in VLAN 5; it ages out. */
+    for (int i = 0; i < 1024 && learned < 0; i++) {
+        ale_read(qts, i, w);
+        if ((w[1] >> 28 & 3) == 3 && (w[1] >> 16 & 0xfff) == 5 &&
+            w[2] == 0x00000022 && (w[1] & 0xffff) == 0x0200) {
+            learned = i;
+        }
+    }
+    g_assert_cmpint(learned, >=, 0);
+    g_assert_cmphex(w[0] >> 2 & 3, ==, 2);      /* port 2 */
+    g_assert_cmphex(w[1] >> 30, ==, 3);         /* ageable, touched */
+    qtest_writel(qts, ALE_CONTROL, ALE_ENABLE | ALE_AGE_OUT_NOW);
+    ale_read(qts, learned, w);
+    g_assert_cmphex(w[1] >> 30, ==, 1);         /* ageable, not touched */
+    qtest_writel(qts, ALE_CONTROL, ALE_ENABLE | ALE_AGE_OUT_NOW);
+    ale_read(qts, learned, w);
+    g_assert_cmphex(w[1] >> 28 & 3, ==, 0);     /* free */
+    /* The multicast entry does not age. */
+    ale_read(qts, 2, w);
+    g_assert_cmphex(w[1] >> 28 & 3, ==, 3);
+    qtest_quit(qts);
+}
+
+#ifndef _WIN32
+/* One frame into port 1 through the socket netdev's stream framing */
+static void sock_send(int fd, const uint8_t *buf, uint32_t len)
+{
+    uint32_t be = cpu_to_be32(len);
+
+    g_assert_cmpint(send(fd, &be, 4, 0), ==, 4);
+    g_assert_cmpint(send(fd, buf, len, 0), ==, len);
+}
+
+static uint32_t wait_stat(QTestState *qts, uint32_t reg, uint32_t old)
+{
+    for (int i = 0; i < 200 && qtest_readl(qts, reg) == old; i++) {
+        qtest_clock_step(qts, 10000);
+        g_usleep(1000);
+    }
+    return qtest_readl(qts, reg);
+}
+
+/*
+ * Frames from the backend that no wire carries: shorter than 64 bytes
+ * with the FCS (undersized) or longer than RX_MAXLEN (oversized) are
+ * counted and dropped by the MAC; short ones pass with RX_CSF_EN.
+ */
+static void test_bad_frames(void)
+{
+    int sv[2];
+    QTestState *qts;
+    uint8_t buf[1600];
+    uint32_t rxd = CPPI_RAM + 0x100;
+
+    g_assert_cmpint(socketpair(PF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+    qts = qtest_initf("-M beaglebone-black -netdev socket,fd=%d,id=s0 "
+                      "-net nic,netdev=s0", sv[1]);
+    qtest_writel(qts, SS_STAT_PORT_EN, 7);
+    qtest_writel(qts, SL_MACCONTROL(1), BIT(5));
+    qtest_writel(qts, ALE_CONTROL, ALE_ENABLE | ALE_BYPASS);
+    for (int p = 0; p < 3; p++) {
+        qtest_writel(qts, ALE_PORTCTL(p), 3);
+    }
+    qtest_writel(qts, RX_CONTROL, 1);
+    write_desc(qts, rxd, 0, DDR + 0x1000, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(0), rxd);
+    memset(buf, 0xff, 6);
+    memset(buf + 6, 0x02, sizeof(buf) - 6);
+
+    sock_send(sv[0], buf, 59);
+    g_assert_cmpuint(wait_stat(qts, RXUNDERSIZED, 0), ==, 1);
+    sock_send(sv[0], buf, 1515);    /* 1519 bytes with the FCS */
+    g_assert_cmpuint(wait_stat(qts, RXOVERSIZED, 0), ==, 1);
+    g_assert_cmpuint(qtest_readl(qts, RXGOODFRAMES), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 0);
+
+    /* A longer RX_MAXLEN takes it; a good frame reaches the host. */
+    qtest_writel(qts, SL_RX_MAXLEN(1), 1522);
+    sock_send(sv[0], buf, 1515);
+    g_assert_cmpuint(wait_stat(qts, RXGOODFRAMES, 0), ==, 1);
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 1);
+    g_assert_cmpuint(qtest_readl(qts, rxd + 12) & 0x7ff, ==, 1515);
+    qtest_writel(qts, RX_CP(0), rxd);
+
+    /* With RX_CSF_EN, a short frame is kept, as it is. */
+    qtest_writel(qts, SL_MACCONTROL(1), BIT(5) | BIT(23));
+    write_desc(qts, rxd, 0, DDR + 0x1000, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(0), rxd);
+    sock_send(sv[0], buf, 42);
+    g_assert_cmpuint(wait_stat(qts, RXGOODFRAMES, 1), ==, 2);
+    g_assert_cmpuint(qtest_readl(qts, rxd + 12) & 0x7ff, ==, 42);
+    g_assert_cmpuint(qtest_readl(qts, RXUNDERSIZED), ==, 1);
+    g_assert_cmpuint(qtest_readl(qts, RXOVERSIZED), ==, 1);
+    qtest_quit(qts);
+    close(sv[0]);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -436,5 +724,9 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x-cpsw/pacing", test_pacing);
     qtest_add_func("/am335x-cpsw/teardown", test_teardown);
     qtest_add_func("/am335x-cpsw/host-error", test_host_error);
+    qtest_add_func("/am335x-cpsw/ale-forward", test_ale_forward);
+#ifndef _WIN32
+    qtest_add_func("/am335x-cpsw/bad-frames", test_bad_frames);
+#endif
     return g_test_run();
 }

@@ -49,6 +49,8 @@ struct AM335xCpswState {
     MemoryRegion cppi_ram;
     qemu_irq irq[AM335X_CPSW_NUM_IRQS];
     QEMUBH *flush_bh;
+    bool rx_held;               /* a port said it could not receive */
+    int rx_depth;               /* inside a port's receive */
 
     AM335xCpdmaState cpdma;
     AM335xCpswAleState ale;

@@ -29,16 +29,20 @@ struct AM335xCpswAleState {
     uint32_t portctl[6];
     /* Each entry as the three TBLW words: [0] bits 95:64 .. [2] bits 31:0 */
     uint32_t table[AM335X_ALE_ENTRIES][3];
+    /* Entries from this index on are free (derived, not migrated) */
+    int used;
 };
 
 /*
  * The ports a frame that came in on @src_port goes out to (a mask of
  * ports 0-2, never @src_port), learning its source address on the way.
- * @vid is the VLAN the frame belongs to (its tag's or the port's).
+ * @vid is the VLAN the frame belongs to (its tag's or the port's);
+ * @tagged, whether it came with a tag.  *@untag gets the ports that send
+ * frames of that VLAN untagged.
  */
 uint32_t am335x_cpsw_ale_forward(AM335xCpswAleState *s, int src_port,
                                  const uint8_t *frame, size_t len,
-                                 unsigned vid);
+                                 unsigned vid, bool tagged, uint32_t *untag);
 /* Whether a port is in the forwarding state. */
 bool am335x_cpsw_ale_port_forwarding(AM335xCpswAleState *s, int port);
 
