@@ -620,6 +620,36 @@ def check_legacy(board, kernel, timeout):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def phc_times(out):
+    return [float(t) for t in re.findall(r"clock time is (-?[0-9.]+)", out)]
+
+
+def check_ptp(board, kernel, timeout):
+    """The CPTS as the PTP hardware clock: ethtool names it, phc_ctl sets
+    it, and it then counts at the rate of the guest's own clock."""
+    with booted(board, kernel, "net-ptp", timeout,
+                extra_args=["-nic", "user"]) as vm:
+        load_modules(vm, "net")
+        # cpsw_new registers the PTP clock when the first port opens.
+        check(vm, "ip link set eth0 up")
+        out = check(vm, "ethtool -T eth0")
+        m = re.search(r"PTP Hardware Clock: (\d+)", out)
+        if not m:
+            raise g.GuestError("eth0 reports no PTP hardware clock")
+        dev = "/dev/ptp" + m.group(1)
+        check(vm, "cat /sys/class/ptp/ptp%s/clock_name" % m.group(1))
+        out = check(vm, "phc_ctl %s set 1000 get wait 2 get" % dev, 30)
+        times = phc_times(out)
+        if len(times) != 2:
+            raise g.GuestError("phc_ctl printed %d clock times, not 2"
+                               % len(times))
+        if not 1000.0 <= times[0] < 1000.5:
+            raise g.GuestError("PHC read %.9f just after set 1000" % times[0])
+        if not 1.95 <= times[1] - times[0] <= 2.5:
+            raise g.GuestError("PHC advanced %.9f s over a 2 s wait"
+                               % (times[1] - times[0]))
+
+
 NET_TESTS = {
     "net-dhcp": check_dhcp_ping,
     "net-tcp": check_tcp,
@@ -633,6 +663,11 @@ for _name, _fn in NET_TESTS.items():
         for _kernel in g.KERNELS:
             test("%s/%s/%s" % (_name, _board, _kernel), 240)(
                 lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+
+for _board, _kernel in (("beaglebone-black", "am335x"),
+                        ("am335x-evm", "debian")):
+    test("net-ptp/%s/%s" % (_board, _kernel), 120)(
+        lambda t, b=_board, k=_kernel: check_ptp(b, k, t))
 
 test("net-legacy/beaglebone-black/am335x", 240)(
     lambda t: check_legacy("beaglebone-black", "am335x", t))
