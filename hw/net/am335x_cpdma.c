@@ -337,7 +337,7 @@ bool am335x_cpdma_can_receive(AM335xCpdmaState *s, int ch)
 }
 
 bool am335x_cpdma_receive(AM335xCpdmaState *s, int ch, int from_port,
-                          const uint8_t *buf, size_t len)
+                          uint32_t flags, const uint8_t *buf, size_t len)
 {
     AM335xCpdmaChan *c;
     uint32_t addr, sop, boff = s->rx_buffer_offset & 0x7ff;
@@ -384,7 +384,8 @@ bool am335x_cpdma_receive(AM335xCpdmaState *s, int ch, int from_port,
         cpdma_write_word(s, addr, 2, (off << 16) | chunk);
         mode = 0;
         if (n == 0) {
-            mode |= DESC_SOP | len | (from_port & 7) << DESC_PORT_SHIFT;
+            mode |= DESC_SOP | len | (from_port & 7) << DESC_PORT_SHIFT |
+                    (flags & AM335X_CPDMA_RX_VLAN_ENCAP);
         }
         if (done == len) {
             mode |= DESC_EOP;

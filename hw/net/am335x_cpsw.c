@@ -31,14 +31,17 @@
  * in the statistics and dropped, as the MAC does.  Short frames from the
  * host are padded to the minimum on egress.
  *
- * In VLAN-aware mode (CONTROL.VLAN_AWARE), a tagged frame leaves a port
- * that its VLAN's entry marks as force-untagged without its tag, the host
- * port included.
+ * In VLAN-aware mode (CONTROL.VLAN_AWARE), a frame leaves a port that its
+ * VLAN's entry marks as force-untagged without a tag; leaving any other
+ * port, an untagged frame gets the header VLAN (the ingress port's
+ * PORT_VLAN) inserted.  With CONTROL.RX_VLAN_ENCAP the host port instead
+ * receives the frame as it came in, behind a word that carries its header
+ * VLAN and whether it was VLAN-, priority- or not tagged (descriptor flag
+ * bit 19); the driver applies the host port's untag rule itself.
  *
  * Not modelled: flow control and pause frames, the FIFOs and
- * their priorities, VLAN tag insertion on egress (untagged frames stay
- * untagged), the receive VLAN encapsulation word, the CPTS's
- * hardware push and Ethernet event time stamps, the RGMII status.
+ * their priorities, priority remapping of tagged frames on egress, the
+ * CPTS's hardware push and Ethernet event time stamps, the RGMII status.
  *
  * Reference: AM335x TRM (SPRUH73), chapter 14.
  *
@@ -79,6 +82,7 @@
 REG32(SS_ID_VER, 0x00)
 REG32(SS_CONTROL, 0x04)
     FIELD(SS_CONTROL, VLAN_AWARE, 1, 1)
+    FIELD(SS_CONTROL, RX_VLAN_ENCAP, 2, 1)
 REG32(SS_SOFT_RESET, 0x08)
 REG32(SS_STAT_PORT_EN, 0x0c)
 REG32(SS_PTYPE, 0x10)
@@ -347,7 +351,8 @@ static bool am335x_cpsw_frame_vlan(AM335xCpswState *s, const uint8_t *buf,
     if (am335x_cpsw_tagged(buf, len)) {
         uint16_t tci = lduw_be_p(buf + 14);
 
-        *vid = tci & 0xfff;
+        /* A priority tag (VID 0) leaves the VLAN to the port. */
+        *vid = (tci & 0xfff) ?: port_vlan & 0xfff;
         *pri = tci >> 13;
         return true;
     }
@@ -358,26 +363,68 @@ static bool am335x_cpsw_frame_vlan(AM335xCpswState *s, const uint8_t *buf,
 
 /*
  * A VLAN-aware switch sends a frame out of a port in its VLAN's
- * force-untagged-egress mask without its tag.  The result goes to @out
- * (at least AM335X_CPDMA_MAX_FRAME + 1 bytes); returns its length.
+ * force-untagged-egress mask without its tag, and out of any other port
+ * with one: an untagged frame gets the header VLAN @vid/@pri inserted.
+ * The result goes to @out (at least AM335X_CPDMA_MAX_FRAME + 1 bytes);
+ * returns its length.
  */
-static size_t am335x_cpsw_untag(AM335xCpswState *s, int port, uint32_t untag,
-                                const uint8_t **buf, size_t len, uint8_t *out)
+static size_t am335x_cpsw_egress_tag(AM335xCpswState *s, int port,
+                                     uint32_t untag, unsigned vid,
+                                     unsigned pri, const uint8_t **buf,
+                                     size_t len, uint8_t *out)
 {
+    bool tagged = am335x_cpsw_tagged(*buf, len);
+
     if (!FIELD_EX32(s->ss[R_SS_CONTROL], SS_CONTROL, VLAN_AWARE) ||
-        !(untag & (1u << port)) || !am335x_cpsw_tagged(*buf, len) ||
-        len > AM335X_CPDMA_MAX_FRAME + 1) {
+        len < 14 || len + 4 > AM335X_CPDMA_MAX_FRAME + 1) {
         return len;
     }
-    memcpy(out, *buf, 12);
-    memcpy(out + 12, *buf + 16, len - 16);
-    *buf = out;
-    return len - 4;
+    if ((untag & (1u << port)) && tagged) {
+        memcpy(out, *buf, 12);
+        memcpy(out + 12, *buf + 16, len - 16);
+        *buf = out;
+        return len - 4;
+    }
+    if (!(untag & (1u << port)) && !tagged) {
+        memcpy(out, *buf, 12);
+        stw_be_p(out + 12, ETH_P_VLAN);
+        stw_be_p(out + 14, pri << 13 | vid);
+        memcpy(out + 16, *buf + 12, len - 12);
+        *buf = out;
+        return len + 4;
+    }
+    return len;
 }
 
+/*
+ * The host port's receive VLAN encapsulation word (CONTROL.RX_VLAN_ENCAP):
+ * priority 31:29, VID 27:16, packet type 9:8 (0 VLAN tagged, 2 priority
+ * tagged, 3 untagged), put in front of the frame as it came in.
+ */
+static size_t am335x_cpsw_encap(const uint8_t **buf, size_t len,
+                                unsigned vid, unsigned pri, uint8_t *out)
+{
+    uint32_t type = 3;
+
+    if (len + 4 > AM335X_CPDMA_MAX_FRAME + 1) {
+        return len;
+    }
+    if (am335x_cpsw_tagged(*buf, len)) {
+        type = (lduw_be_p(*buf + 14) & 0xfff) ? 0 : 2;
+    }
+    stl_le_p(out, pri << 29 | vid << 16 | type << 8);
+    memcpy(out + 4, *buf, len);
+    *buf = out;
+    return len + 4;
+}
+
+/*
+ * Sends a frame out of the slave ports in @mask; @directed frames (from
+ * the host, to one port) skip the ALE and leave as they are.
+ */
 static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
-                               uint32_t untag, const uint8_t *frame,
-                               size_t size)
+                               bool directed, uint32_t untag, unsigned vid,
+                               unsigned pri, const uint8_t *frame, size_t size)
 {
     uint8_t out[AM335X_CPDMA_MAX_FRAME + 1];
 
@@ -388,7 +435,10 @@ static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
         if (!(mask & (1u << n)) || !am335x_cpsw_port_up(s, n)) {
             continue;
         }
-        len = am335x_cpsw_untag(s, n, untag, &buf, len, out);
+        if (!directed) {
+            len = am335x_cpsw_egress_tag(s, n, untag, vid, pri, &buf, len,
+                                         out);
+        }
         /* The MAC pads a short frame to the minimum on the wire. */
         if (len < ETH_MIN_FRAME) {
             if (buf != out) {
@@ -422,8 +472,7 @@ static void am335x_cpsw_transmit(void *opaque, int to_port,
 
     am335x_cpsw_count(s, 0, true, buf, len);
     if (to_port >= 1 && to_port <= AM335X_CPSW_NUM_SLAVES) {
-        /* A directed frame skips the ALE and leaves as it is. */
-        am335x_cpsw_egress(s, 1u << to_port, 0, buf, len);
+        am335x_cpsw_egress(s, 1u << to_port, true, 0, 0, 0, buf, len);
         return;
     }
     if (to_port == 0) {
@@ -436,7 +485,7 @@ static void am335x_cpsw_transmit(void *opaque, int to_port,
                                     &pri);
     mask = am335x_cpsw_ale_forward(&s->ale, 0, buf, len, vid, tagged,
                                    &untag);
-    am335x_cpsw_egress(s, mask, untag, buf, len);
+    am335x_cpsw_egress(s, mask, false, untag, vid, pri, buf, len);
 }
 
 static bool am335x_cpsw_can_receive(NetClientState *nc)
@@ -467,7 +516,7 @@ static void am335x_cpsw_rx_frame(AM335xCpswState *s, AM335xCpswPort *p,
     uint8_t out[AM335X_CPDMA_MAX_FRAME + 1];
     const uint8_t *hbuf = buf;
     unsigned vid, pri, ch;
-    uint32_t mask, untag;
+    uint32_t mask, untag, flags = 0;
     size_t hlen;
     bool tagged;
 
@@ -499,14 +548,23 @@ static void am335x_cpsw_rx_frame(AM335xCpswState *s, AM335xCpswPort *p,
     trace_am335x_cpsw_rx(p->num, size, vid, mask);
     if (mask & 1) {
         ch = (s->portregs[P0_CPDMA_RX_CH_MAP / 4] >> (4 * pri)) & 7;
-        hlen = am335x_cpsw_untag(s, 0, untag, &hbuf, size, out);
-        if (am335x_cpdma_receive(&s->cpdma, ch, p->num, hbuf, hlen)) {
-            am335x_cpsw_count(s, 0, false, hbuf, hlen);
+        if (FIELD_EX32(s->ss[R_SS_CONTROL], SS_CONTROL, VLAN_AWARE) &&
+            FIELD_EX32(s->ss[R_SS_CONTROL], SS_CONTROL, RX_VLAN_ENCAP)) {
+            hlen = am335x_cpsw_encap(&hbuf, size, vid, pri, out);
+            flags = hlen != size ? AM335X_CPDMA_RX_VLAN_ENCAP : 0;
+        } else {
+            hlen = am335x_cpsw_egress_tag(s, 0, untag, vid, pri, &hbuf, size,
+                                          out);
+        }
+        if (am335x_cpdma_receive(&s->cpdma, ch, p->num, flags, hbuf, hlen)) {
+            /* The statistics count the frame, not the word before it. */
+            am335x_cpsw_count(s, 0, false, flags ? hbuf + 4 : hbuf,
+                              flags ? hlen - 4 : hlen);
         } else if (s->ss[R_SS_STAT_PORT_EN] & 1) {
             s->stats[ST_RXDMAOVERRUNS]++;
         }
     }
-    am335x_cpsw_egress(s, mask & ~1u, untag, buf, size);
+    am335x_cpsw_egress(s, mask & ~1u, false, untag, vid, pri, buf, size);
 }
 
 static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,

@@ -464,8 +464,11 @@ def check_switch_vlan(vm, wire, mac):
               "ip link add link br0 name br0.%d type vlan id %d && "
               "ip link set br0.%d up && bridge vlan show"
           % ((VLAN_ID,) * 5))
-    check(vm, "for i in $(seq 50); do grep -q 1 /sys/class/net/eth0/carrier "
-              "&& break; sleep 0.2; done; cat /sys/class/net/eth0/carrier")
+    # The bridge forwards only once the port is in the forwarding state
+    # (3), which follows the carrier.
+    check(vm, "for i in $(seq 50); do grep -q 3 "
+              "/sys/class/net/eth0/brport/state && break; sleep 0.2; done; "
+              "grep 3 /sys/class/net/eth0/brport/state")
     probe(vm, wire, "switch mode: tagged for VLAN %d" % VLAN_ID,
           frame(mac, VLAN_ID), True, ("eth0", "br0.%d" % VLAN_ID))
     probe(vm, wire, "switch mode: tagged for VLAN %d" % OTHER_VLAN_ID,

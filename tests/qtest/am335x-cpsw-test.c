@@ -16,6 +16,7 @@
 #define CPSW            0x4a100000
 #define SS_ID_VER       (CPSW + 0x000)
 #define SS_CONTROL      (CPSW + 0x004)
+#define P2_PORT_VLAN    (CPSW + 0x314)
 #define SS_STAT_PORT_EN (CPSW + 0x00c)
 #define CPDMA           (CPSW + 0x800)
 #define TX_IDVER        (CPDMA + 0x00)
@@ -86,6 +87,7 @@
 #define DESC_OWNER      (1u << 29)
 #define DESC_EOQ        (1u << 28)
 #define DESC_TO_PORT_EN (1u << 20)
+#define RX_VLAN_ENCAP_FLAG (1u << 19)
 
 #define ALE_ENABLE      BIT(31)
 #define ALE_AGE_OUT_NOW BIT(29)
@@ -580,6 +582,38 @@ static void test_ale_forward(void)
     /* ... untagged on the way to the host */
     g_assert_cmpmem(got, 12, frame, 12);
     g_assert_cmphex(lduw_be_p(got + 12), ==, 0x88b5);
+
+    /*
+     * With RX_VLAN_ENCAP the host gets the frame as it came, tag and all,
+     * behind a word with its VLAN and type (0: VLAN tagged), and the
+     * descriptor says so.
+     */
+    qtest_writel(qts, SS_CONTROL, BIT(1) | BIT(2));
+    g_assert_cmpuint(loop_frame(qts, frame, 64, got), ==, 68);
+    g_assert_cmphex(ldl_le_p(got), ==, 5 << 16 | 0 << 8);
+    g_assert_cmpmem(got + 4, 64, frame, 64);
+    g_assert_cmphex(qtest_readl(qts, CPPI_RAM + 0x100 + 12) &
+                    RX_VLAN_ENCAP_FLAG, ==, RX_VLAN_ENCAP_FLAG);
+
+    /*
+     * Untagged from port 2, whose port VLAN is 5 (priority 3): the word
+     * says untagged (3); without the word, the host port, not in VLAN 5's
+     * untagged mask now, gets the tag inserted.
+     */
+    qtest_writel(qts, P2_PORT_VLAN, 3 << 13 | 5);
+    stw_be_p(frame + 12, 0x88b5);
+    g_assert_cmpuint(loop_frame(qts, frame, 60, got), ==, 64);
+    g_assert_cmphex(ldl_le_p(got), ==, 3u << 29 | 5 << 16 | 3 << 8);
+    qtest_writel(qts, SS_CONTROL, BIT(1));
+    ale_vlan(qts, 0, 5, 0x5, 0, 0x5, 0x0);
+    g_assert_cmpuint(loop_frame(qts, frame, 60, got), ==, 64);
+    g_assert_cmpmem(got, 12, frame, 12);
+    g_assert_cmphex(lduw_be_p(got + 12), ==, 0x8100);
+    g_assert_cmphex(lduw_be_p(got + 14), ==, 3 << 13 | 5);
+    g_assert_cmphex(lduw_be_p(got + 16), ==, 0x88b5);
+    ale_vlan(qts, 0, 5, 0x5, 0, 0x5, 0x1);
+    qtest_writel(qts, P2_PORT_VLAN, 0);
+    stw_be_p(frame + 12, 0x8100);
 
     /* VLAN 6 has no entry: dropped at ingress, even when flooding */
     stw_be_p(frame + 14, 6);

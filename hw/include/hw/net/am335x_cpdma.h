@@ -78,11 +78,15 @@ uint32_t am335x_cpdma_tx_pending(AM335xCpdmaState *s);
 bool am335x_cpdma_host_error_pending(AM335xCpdmaState *s);
 /* Whether RX channel @ch has a buffer for a frame. */
 bool am335x_cpdma_can_receive(AM335xCpdmaState *s, int ch);
+/* SOP descriptor flag: the frame starts with a VLAN encapsulation word */
+#define AM335X_CPDMA_RX_VLAN_ENCAP  (1u << 19)
+
 /*
  * Writes a received frame into RX channel @ch's buffers, from slave port
- * @from_port.  Returns false if it had to be dropped.
+ * @from_port, with @flags (AM335X_CPDMA_RX_*) in its SOP descriptor.
+ * Returns false if it had to be dropped.
  */
 bool am335x_cpdma_receive(AM335xCpdmaState *s, int ch, int from_port,
-                          const uint8_t *buf, size_t len);
+                          uint32_t flags, const uint8_t *buf, size_t len);
 
 #endif
