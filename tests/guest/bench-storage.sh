@@ -27,31 +27,32 @@ done
 say() { echo "bench-storage: $*"; }
 fail() { say "FAIL: $*"; exit 1; }
 
+# The guest's monotonic clock in ns ("now at" of /proc/timer_list; busybox
+# date has no %N, /proc/uptime only 10 ms).
 now_ns() {
-    # busybox date has %N; fall back to /proc/uptime (10 ms) if not.
-    t=$(date +%s%N)
-    case $t in
-        *N) t=$(awk '{ printf "%d0000000", $1 * 100 }' /proc/uptime) ;;
-    esac
-    echo "$t"
+    if [ -r /proc/timer_list ]; then
+        awk '/^now at/ { print $3; exit }' /proc/timer_list
+    else
+        awk '{ printf "%d0000000\n", $1 * 100 }' /proc/uptime
+    fi
 }
 # busy and total jiffies of all CPUs (idle and iowait are not busy)
 cpu_jiffies() {
     awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i;
                    print t - $5 - $6, t }' /proc/stat
 }
-measure() { # KEY BUFFER BYTES COMMAND...
-    key=$1 buf=$2 bytes=$3
+measure() { # ROW BUFFER BYTES COMMAND...
+    m_row=$1 m_buf=$2 m_bytes=$3
     shift 3
     set -- $(cpu_jiffies) "$@"
-    b0=$1 j0=$2
+    m_b0=$1 m_j0=$2
     shift 2
-    t0=$(now_ns)
-    "$@" || fail "$key $buf: $*"
-    t1=$(now_ns)
+    m_t0=$(now_ns)
+    "$@" || fail "$m_row $m_buf: $*"
+    m_t1=$(now_ns)
     set -- $(cpu_jiffies)
-    echo "BENCH $key $buf bytes=$bytes ns=$((t1 - t0)) busy=$(($1 - b0))" \
-         "total=$(($2 - j0))"
+    echo "BENCH $m_row $m_buf bytes=$m_bytes ns=$((m_t1 - m_t0))" \
+         "busy=$(($1 - m_b0)) total=$(($2 - m_j0))"
 }
 write_file() { # SRC DST BUFFER COUNT
     dd if="$1" of="$2" bs="$3" count="$4" 2>/dev/null && sync
