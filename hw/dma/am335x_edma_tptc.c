@@ -14,11 +14,11 @@
  * stalls QEMU nor escapes a reset.  With the machine's timing=on each
  * step takes the time its bytes take on the TC's bus port (property
  * "bandwidth", see below) and the TR completes when its last step does;
- * otherwise the steps follow each other 1 ns apart.  Data goes through a small bounce buffer
- * with address_space_read/write on the "dma-mr" region.  A failed access
- * sets ERRSTAT.BUSERR and ERRDET; the TR then moves no more data but still
- * completes and returns its TCC, so that the channel controller and its
- * software do not wait forever.  (On the silicon the TC keeps issuing the
+ * otherwise the steps follow each other 1 ns apart.  Data goes through a
+ * small bounce buffer with address_space_read/write on the "dma-mr"
+ * region.  A failed access sets ERRSTAT.BUSERR and ERRDET; the TR then
+ * moves no more data but still completes and returns its TCC, so that the
+ * channel controller and its software do not wait forever.  (On the silicon the TC keeps issuing the
  * TR's accesses; their data is undefined.)
  *
  * Constant addressing mode (SAM/DAM) wraps the address within the FIFO
