@@ -2,10 +2,10 @@
 # bench-storage.sh: the storage rows of scripts/bench, as TI's PSP
 # performance guide ran them: dd of a file with bs=BUFFER onto a file
 # system mounted async, then dd of it back to /dev/null with the page cache
-# dropped.  Times come from the guest's own clock, CPU load from
-# /proc/stat, as top and time do.
+# dropped.  Times and CPU load (the share of the run the CPU was not
+# idle) come from the guest kernel's own clocks, /proc/timer_list.
 #
-# Kernel command line (this runs from /init with am335x.test=bench-storage):
+# Kernel command line (this runs from /init with am335x.test=bench-storage.sh):
 #   bench.fs=KEY:DEV:TYPE[,...]  e.g. sd_ext2:/dev/mmcblk0p1:ext2 or
 #                                nand_ubifs:/dev/mtd9:ubifs (ubiformat,
 #                                ubiattach and one volume on the MTD)
@@ -13,8 +13,8 @@
 #   bench.total=BYTES            file size per run (rounded up to a buffer)
 #
 # Prints, per run:
-#   BENCH KEY_write|KEY_read BUFFER bytes=N ns=T busy=J total=J
-# with J the /proc/stat jiffies (busy, all) over the run.
+#   BENCH KEY_write|KEY_read BUFFER bytes=N ns=T busy=B total=T
+# with B the ns of the run's T the CPU was not idle.
 set -u
 fs_list= sizes=102400 total=10485760
 for arg in $(cat /proc/cmdline); do
@@ -27,32 +27,26 @@ done
 say() { echo "bench-storage: $*"; }
 fail() { say "FAIL: $*"; exit 1; }
 
-# The guest's monotonic clock in ns ("now at" of /proc/timer_list; busybox
-# date has no %N, /proc/uptime only 10 ms).
-now_ns() {
-    if [ -r /proc/timer_list ]; then
-        awk '/^now at/ { print $3; exit }' /proc/timer_list
-    else
-        awk '{ printf "%d0000000\n", $1 * 100 }' /proc/uptime
-    fi
-}
-# busy and total jiffies of all CPUs (idle and iowait are not busy)
-cpu_jiffies() {
-    awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i;
-                   print t - $5 - $6, t }' /proc/stat
+# The guest's monotonic clock and the CPU's idle time, both in ns, from
+# /proc/timer_list ("now at", and the tick's idle_sleeptime and
+# iowait_sleeptime): busybox date has no %N, and /proc/stat counts in
+# 10 ms ticks, too coarse for runs of a fraction of a second.  CPU load
+# is then the share of the run the CPU was not idle, as top shows it.
+clock_idle() {
+    awk '/^now at/ { now = $3 }
+         /idle_sleeptime|iowait_sleeptime/ { idle += $3 }
+         END { print now, idle }' /proc/timer_list
 }
 measure() { # ROW BUFFER BYTES COMMAND...
     m_row=$1 m_buf=$2 m_bytes=$3
     shift 3
-    set -- $(cpu_jiffies) "$@"
-    m_b0=$1 m_j0=$2
+    set -- $(clock_idle) "$@"
+    m_t0=$1 m_i0=$2
     shift 2
-    m_t0=$(now_ns)
     "$@" || fail "$m_row $m_buf: $*"
-    m_t1=$(now_ns)
-    set -- $(cpu_jiffies)
-    echo "BENCH $m_row $m_buf bytes=$m_bytes ns=$((m_t1 - m_t0))" \
-         "busy=$(($1 - m_b0)) total=$(($2 - m_j0))"
+    set -- $(clock_idle)
+    echo "BENCH $m_row $m_buf bytes=$m_bytes ns=$(($1 - m_t0))" \
+         "busy=$(($1 - m_t0 - ($2 - m_i0))) total=$(($1 - m_t0))"
 }
 write_file() { # SRC DST BUFFER COUNT
     dd if="$1" of="$2" bs="$3" count="$4" 2>/dev/null && sync

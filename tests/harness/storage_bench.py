@@ -55,7 +55,7 @@ def nand_drive(path):
 
 def run(board, drive_args, fs_list, sizes, total, name, timeout):
     """Boots @board with timing=on, runs bench-storage.sh; returns its
-    records, [(row, buffer, bytes, ns, busy jiffies, all jiffies)], in
+    records, [(row, buffer, bytes, ns, busy ns, ns)], in
     the order the guest printed them."""
     append = ("am335x.test=bench-storage.sh bench.fs=%s bench.sizes=%s "
               "bench.total=%d" % (fs_list, ",".join(map(str, sizes)), total))
