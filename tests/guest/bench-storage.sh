@@ -33,20 +33,22 @@ fail() { say "FAIL: $*"; exit 1; }
 # 10 ms ticks, too coarse for runs of a fraction of a second.  CPU load
 # is then the share of the run the CPU was not idle, as top shows it.
 clock_idle() {
+    # Field values as strings: busybox awk's numbers are doubles.
     awk '/^now at/ { now = $3 }
-         /idle_sleeptime|iowait_sleeptime/ { idle += $3 }
-         END { print now, idle }' /proc/timer_list
+         /^ *\.idle_sleeptime/ { idle = $(NF - 1) }
+         /^ *\.iowait_sleeptime/ { iowait = $(NF - 1) }
+         END { print now, idle, iowait }' /proc/timer_list
 }
 measure() { # ROW BUFFER BYTES COMMAND...
     m_row=$1 m_buf=$2 m_bytes=$3
     shift 3
     set -- $(clock_idle) "$@"
-    m_t0=$1 m_i0=$2
-    shift 2
+    m_t0=$1 m_i0=$(($2 + $3))
+    shift 3
     "$@" || fail "$m_row $m_buf: $*"
     set -- $(clock_idle)
     echo "BENCH $m_row $m_buf bytes=$m_bytes ns=$(($1 - m_t0))" \
-         "busy=$(($1 - m_t0 - ($2 - m_i0))) total=$(($1 - m_t0))"
+         "busy=$(($1 - m_t0 - ($2 + $3 - m_i0))) total=$(($1 - m_t0))"
 }
 write_file() { # SRC DST BUFFER COUNT
     dd if="$1" of="$2" bs="$3" count="$4" 2>/dev/null && sync
