@@ -106,6 +106,9 @@ for entry in $(echo "$fs_list" | tr ',' ' '); do
             write_file /tmp/src "$mnt/f" "$b" "$count"
         drop_caches
         measure "${key}_read" "$b" "$bytes" read_file "$mnt/f" "$b"
+        # Not measured: the data came back as written (from the cache).
+        head -c "$bytes" /tmp/src | cmp -s - "$mnt/f" ||
+            fail "$key $b: the file read back differs from what was written"
         rm -f "$mnt/f"
         sync
     done
