@@ -31,7 +31,6 @@
  *   either way each block makes one rising edge.
  * - "card-detect" and "write-protect" outputs give the slot's switches to
  *   a GPIO, as the boards wire them.
- *
  * - Timing (property "timing", the machine's timing=on): a transfer by
  *   the EDMA takes the time of the SD bus and the card.  The bus runs at
  *   the 96 MHz functional clock over SD_SYSCTL.CLKD, 1, 4 or 8 bits wide
