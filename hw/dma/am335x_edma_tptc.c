@@ -18,8 +18,9 @@
  * small bounce buffer with address_space_read/write on the "dma-mr"
  * region.  A failed access sets ERRSTAT.BUSERR and ERRDET; the TR then
  * moves no more data but still completes and returns its TCC, so that the
- * channel controller and its software do not wait forever.  (On the silicon the TC keeps issuing the
- * TR's accesses; their data is undefined.)
+ * channel controller and its software do not wait forever.  (On the
+ * silicon the TC keeps issuing the TR's accesses; their data is
+ * undefined.)
  *
  * Constant addressing mode (SAM/DAM) wraps the address within the FIFO
  * width; a TR that breaks its 32-byte alignment rule sets ERRSTAT.TRERR
