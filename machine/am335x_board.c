@@ -22,6 +22,28 @@
 
 static struct arm_boot_info am335x_binfo;
 
+/*
+ * The machine property "timing" (-M beaglebone-black,timing=on): the
+ * boards are plain MachineState instances (DEFINE_MACHINE), and a process
+ * runs one machine, so the value lives here until the SoC is made.
+ */
+static bool am335x_board_timing;
+
+bool am335x_board_timing_on(void)
+{
+    return am335x_board_timing;
+}
+
+static bool am335x_board_get_timing(Object *obj, Error **errp)
+{
+    return am335x_board_timing;
+}
+
+static void am335x_board_set_timing(Object *obj, bool value, Error **errp)
+{
+    am335x_board_timing = value;
+}
+
 AM335xSoCState *am335x_board_init(MachineState *machine,
                                   const AM335xBoardConfig *cfg)
 {
@@ -54,6 +76,8 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
     object_property_set_uint(OBJECT(soc), "mpu-mhz", cfg->mpu_mhz,
                              &error_abort);
     object_property_set_uint(OBJECT(soc), "ddr-mhz", cfg->ddr_mhz,
+                             &error_abort);
+    object_property_set_bool(OBJECT(soc), "timing", am335x_board_timing,
                              &error_abort);
     object_property_set_bool(OBJECT(&soc->rtc), "shutdown-on-power-off",
                              !cfg->pmic_power_en, &error_abort);
@@ -131,4 +155,11 @@ void am335x_board_class_init(MachineClass *mc)
     mc->no_parallel = 1;
     mc->no_floppy = 1;
     mc->no_cdrom = 1;
+
+    object_class_property_add_bool(OBJECT_CLASS(mc), "timing",
+                                   am335x_board_get_timing,
+                                   am335x_board_set_timing);
+    object_class_property_set_description(OBJECT_CLASS(mc), "timing",
+        "on: devices take the time the real parts take (virtual time); "
+        "off (default): they complete at once");
 }

@@ -44,6 +44,9 @@ void am335x_board_sd_slot(AM335xSoCState *soc, int mmc, int index,
 void am335x_board_emmc(AM335xSoCState *soc, int mmc, int index,
                        uint64_t boot_size);
 
+/* The machine's timing=on|off, for devices the boards make themselves */
+bool am335x_board_timing_on(void);
+
 /* Machine-class defaults common to both boards. */
 void am335x_board_class_init(MachineClass *mc);
 

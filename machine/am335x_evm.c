@@ -44,6 +44,30 @@ static void am335x_evm_nand(MachineState *machine, AM335xSoCState *soc)
         qdev_prop_set_drive_err(nand, "drive", blk_by_legacy_dinfo(dinfo),
                                 &error_fatal);
     }
+    if (am335x_board_timing_on()) {
+        /*
+         * The array times of the MT29F2G08ABAEAWP (Micron "2Gb, 4Gb, 8Gb:
+         * x8, x16 NAND Flash Memory" M68A datasheet, features and AC
+         * characteristics): READ PAGE tR 25 us (max), PROGRAM PAGE tPROG
+         * 200 us (typ), ERASE BLOCK tBERS 700 us (typ).  A -global that
+         * set one already wins.
+         */
+        static const struct {
+            const char *name;
+            uint32_t ns;
+        } t[] = {
+            { "t-read-ns", 25000 },
+            { "t-prog-ns", 200000 },
+            { "t-erase-ns", 700000 },
+        };
+
+        for (int i = 0; i < ARRAY_SIZE(t); i++) {
+            if (!object_property_get_uint(OBJECT(nand), t[i].name,
+                                          &error_abort)) {
+                qdev_prop_set_uint32(nand, t[i].name, t[i].ns);
+            }
+        }
+    }
     object_property_add_child(OBJECT(machine), "nand", OBJECT(nand));
     qdev_realize_and_unref(nand, NULL, &error_fatal);
     /* Not on a bus: the machine's reset reaches it through this. */

@@ -253,6 +253,7 @@ static bool am335x_soc_realize_edma(AM335xSoCState *s, Error **errp)
 
         object_property_set_link(OBJECT(tc), "dma-mr",
                                  OBJECT(get_system_memory()), &error_abort);
+        qdev_prop_set_bit(DEVICE(tc), "timing", s->timing);
         if (!sysbus_realize(tc, errp)) {
             return false;
         }
@@ -469,6 +470,7 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
     for (int i = 0; i < AM335X_NUM_MMC; i++) {
         SysBusDevice *sbd = SYS_BUS_DEVICE(&s->mmc[i]);
 
+        qdev_prop_set_bit(DEVICE(sbd), "timing", s->timing);
         if (!sysbus_realize(sbd, errp)) {
             return;
         }
@@ -492,6 +494,7 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
      * The GPMC: its chip-select windows below everything else in the
      * first 512 MiB, its prefetch engine's DMA request on EDMA event 52.
      */
+    qdev_prop_set_bit(DEVICE(&s->gpmc), "timing", s->timing);
     if (!sysbus_realize(SYS_BUS_DEVICE(&s->gpmc), errp)) {
         return;
     }
@@ -536,11 +539,17 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
     }
 }
 
+static const Property am335x_soc_properties[] = {
+    /* Passed on to the data movers at realize; see AM335xSoCState. */
+    DEFINE_PROP_BOOL("timing", AM335xSoCState, timing, false),
+};
+
 static void am335x_soc_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
 
     dc->realize = am335x_soc_realize;
+    device_class_set_props(dc, am335x_soc_properties);
     /* Wired up by a board; not creatable with -device. */
     dc->user_creatable = false;
 }

@@ -32,9 +32,22 @@
  * - The Hamming code (ECCALGORITHM = 0) fills ECC1-9_RESULT in turn, see
  *   gpmc_hamming_byte().
  *
- * Not modelled: NOR/SRAM devices (their windows read 0 and log), access
- * timings (CONFIG1-6 are stored only), 16-bit devices, the timeout
- * counter, synchronous bursts.
+ * - Timing (property "timing", the machine's timing=on): the engine moves
+ *   one byte per access cycle of the chip select, RDCYCLETIME (prefetch)
+ *   or WRCYCLETIME (write posting) GPMC_FCLK cycles from its CONFIG5, plus
+ *   CYCLE2CYCLEDELAY when CONFIG6 enables it for the same chip select.
+ *   Prefetched bytes enter the FIFO only as their cycles end, and posted
+ *   bytes leave it for the NAND likewise, so FIFOPOINTER, COUNTVALUE,
+ *   FIFOEVENT, TERMINALCOUNT and the DMA requests follow the NAND bus
+ *   and a driver polling them waits as long as the silicon makes it.
+ *   The engine stalls while the FIFO is full (prefetch) or empty (write
+ *   posting).
+ *
+ * Not modelled: NOR/SRAM devices (their windows read 0 and log), the
+ * time of data cycles outside the engine (NAND_DATA_i, or the window with
+ * the engine off: a device cannot stall the CPU's access under icount,
+ * see docs), the other CONFIG1-6 timings (stored only), 16-bit devices,
+ * the timeout counter, synchronous bursts.
  *
  * Reference: AM335x Technical Reference Manual (SPRUH73), chapter 7.1.
  *
@@ -85,8 +98,15 @@ REG32(STATUS, 0x054)
 #define CS_STRIDE       0x030
 #define CS_END          (CS_BASE + AM335X_GPMC_NUM_CS * CS_STRIDE)
 REG32(CONFIG1, 0x00)
+    FIELD(CONFIG1, GPMCFCLKDIVIDER, 0, 2)
     FIELD(CONFIG1, DEVICESIZE, 12, 2)
     FIELD(CONFIG1, DEVICETYPE, 10, 2)
+REG32(CONFIG5, 0x10)
+    FIELD(CONFIG5, RDCYCLETIME, 0, 5)
+    FIELD(CONFIG5, WRCYCLETIME, 8, 5)
+REG32(CONFIG6, 0x14)
+    FIELD(CONFIG6, CYCLE2CYCLESAMECSEN, 7, 1)
+    FIELD(CONFIG6, CYCLE2CYCLEDELAY, 8, 4)
 REG32(CONFIG7, 0x18)
     FIELD(CONFIG7, BASEADDRESS, 0, 6)
     FIELD(CONFIG7, CSVALID, 6, 1)
@@ -141,6 +161,12 @@ REG32(BCH_SWDATA, 0x2d0)
                              R_IRQSTATUS_WAIT0EDGE_MASK | \
                              R_IRQSTATUS_WAIT1EDGE_MASK)
 #define SECTOR_NIBBLES      (2 * 512)
+
+/*
+ * GPMC_FCLK: the L3 slow clock, CORE_CLKOUTM4 / 2 = 100 MHz (TRM 8.1.6.1;
+ * Linux's omap-gpmc reads it as the "fck" of the gpmc hwmod, l3s_gclk).
+ */
+#define GPMC_FCLK_HZ        (100 * 1000 * 1000)
 
 /* TRM 7.1.5: reset values of CONFIG1-7 */
 static const uint32_t cs_config_reset[7] = {
@@ -378,11 +404,35 @@ static bool gpmc_fifo_ready(AM335xGpmcState *s)
     uint32_t th = gpmc_threshold(s);
 
     if (gpmc_engine_write(s)) {
-        /* Write posting wants data while bytes remain to be written. */
-        return s->engine_running && s->count > 0 &&
-               gpmc_fifo_pointer(s) >= MIN(th, s->count);
+        /*
+         * Write posting wants data while bytes remain to be written
+         * (COUNTVALUE counts the bytes in the FIFO too).
+         */
+        uint32_t wanted = s->count - MIN(s->count, s->fifo_level);
+
+        return s->engine_running && wanted > 0 &&
+               gpmc_fifo_pointer(s) >= MIN(th, wanted);
     }
     return s->fifo_level >= th || (s->count == 0 && s->fifo_level > 0);
+}
+
+/*
+ * One access cycle of the engine's chip select, in ns: RDCYCLETIME or
+ * WRCYCLETIME (0 reads as 1) of CONFIG5, and CYCLE2CYCLEDELAY if CONFIG6
+ * asks for it between accesses to the same chip select (TRM 7.1.3.3.8).
+ */
+static int64_t gpmc_cycle_ns(AM335xGpmcState *s)
+{
+    const uint32_t *cfg = s->cs_config[gpmc_engine_cs(s)];
+    uint32_t ticks = gpmc_engine_write(s) ?
+                     FIELD_EX32(cfg[4], CONFIG5, WRCYCLETIME) :
+                     FIELD_EX32(cfg[4], CONFIG5, RDCYCLETIME);
+
+    ticks = MAX(ticks, 1);
+    if (FIELD_EX32(cfg[5], CONFIG6, CYCLE2CYCLESAMECSEN)) {
+        ticks += FIELD_EX32(cfg[5], CONFIG6, CYCLE2CYCLEDELAY);
+    }
+    return muldiv64(ticks, NANOSECONDS_PER_SECOND, s->fclk_hz);
 }
 
 static void gpmc_terminal_count(AM335xGpmcState *s)
@@ -392,12 +442,88 @@ static void gpmc_terminal_count(AM335xGpmcState *s)
     trace_am335x_gpmc_prefetch_done();
 }
 
+/*
+ * With timing, the bytes whose cycles have ended by now: into the FIFO
+ * (prefetch) or out of it to the NAND (write posting).
+ */
+static void gpmc_engine_advance(AM335xGpmcState *s)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    int cs = gpmc_engine_cs(s);
+
+    if (!s->timing || !s->engine_running) {
+        return;
+    }
+    s->bus.latency_ns = gpmc_cycle_ns(s);
+    if (!gpmc_engine_write(s)) {
+        while (s->count > 0 && s->fifo_level < AM335X_GPMC_FIFO_SIZE &&
+               s->bus.busy_until + (int64_t)s->bus.latency_ns <= now) {
+            uint32_t tail = (s->fifo_head + s->fifo_level) %
+                            AM335X_GPMC_FIFO_SIZE;
+
+            am335x_timing_book_at(&s->bus, 0, 0, 0);
+            s->fifo[tail] = gpmc_data_in(s, cs);
+            s->fifo_level++;
+            s->count--;
+        }
+        if (s->count == 0) {
+            gpmc_terminal_count(s);
+        }
+        return;
+    }
+    while (s->fifo_level > 0 &&
+           s->bus.busy_until + (int64_t)s->bus.latency_ns <= now) {
+        am335x_timing_book_at(&s->bus, 0, 0, 0);
+        gpmc_data_out(s, cs, s->fifo[s->fifo_head]);
+        s->fifo_head = (s->fifo_head + 1) % AM335X_GPMC_FIFO_SIZE;
+        s->fifo_level--;
+        s->count--;
+    }
+    if (s->count == 0) {
+        gpmc_terminal_count(s);
+    }
+}
+
+/* With timing, wake the engine when its FIFO reaches its next event. */
+static void gpmc_engine_arm(AM335xGpmcState *s)
+{
+    uint32_t want, bytes;
+
+    if (!s->timing || !s->engine_running) {
+        timer_del(&s->engine_timer);
+        return;
+    }
+    if (!gpmc_engine_write(s)) {
+        /* The threshold (or the last bytes), or a full FIFO */
+        want = MIN(gpmc_threshold(s), s->fifo_level + s->count);
+        if (s->fifo_level >= want) {
+            want = MIN(AM335X_GPMC_FIFO_SIZE, s->fifo_level + s->count);
+        }
+        bytes = want - MIN(want, s->fifo_level);
+    } else {
+        /* Places for the next threshold's worth of bytes, else all out */
+        want = MIN(gpmc_threshold(s),
+                   s->count - MIN(s->count, s->fifo_level));
+        bytes = want - MIN(want, gpmc_fifo_pointer(s));
+        if (!bytes) {
+            bytes = s->fifo_level;
+        }
+    }
+    if (!bytes) {
+        timer_del(&s->engine_timer);
+        return;
+    }
+    timer_mod(&s->engine_timer,
+              s->bus.busy_until + bytes * (int64_t)s->bus.latency_ns);
+}
+
 static void gpmc_engine_update(AM335xGpmcState *s)
 {
     int cs = gpmc_engine_cs(s);
 
+    gpmc_engine_advance(s);
     /* Prefetch: the FIFO is kept full while bytes remain. */
-    if (s->engine_running && !gpmc_engine_write(s)) {
+    if (s->engine_running && !gpmc_engine_write(s) && !s->timing) {
         while (s->count > 0 && s->fifo_level < AM335X_GPMC_FIFO_SIZE) {
             uint32_t tail = (s->fifo_head + s->fifo_level) %
                             AM335X_GPMC_FIFO_SIZE;
@@ -421,6 +547,12 @@ static void gpmc_engine_update(AM335xGpmcState *s)
         }
     }
     gpmc_update_irq(s);
+    gpmc_engine_arm(s);
+}
+
+static void gpmc_engine_timer(void *opaque)
+{
+    gpmc_engine_update(AM335X_GPMC(opaque));
 }
 
 /* A byte the CPU or the EDMA took from or gave to the FIFO */
@@ -440,10 +572,16 @@ static uint8_t gpmc_fifo_read(AM335xGpmcState *s)
                       "write-posting mode\n");
         return 0;
     }
+    gpmc_engine_advance(s);
     if (!s->fifo_level) {
         qemu_log_mask(LOG_GUEST_ERROR, "am335x-gpmc: prefetch FIFO "
                       "underflow\n");
         return 0;
+    }
+    if (s->timing && s->fifo_level == AM335X_GPMC_FIFO_SIZE) {
+        /* The engine stalled on the full FIFO until now. */
+        s->bus.busy_until = MAX(s->bus.busy_until,
+                                qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
     }
     v = s->fifo[s->fifo_head];
     s->fifo_head = (s->fifo_head + 1) % AM335X_GPMC_FIFO_SIZE;
@@ -462,6 +600,24 @@ static void gpmc_fifo_write(AM335xGpmcState *s, uint8_t v)
     if (!s->engine_running || !s->count) {
         qemu_log_mask(LOG_GUEST_ERROR, "am335x-gpmc: write-posting FIFO "
                       "write beyond TRANSFERCOUNT dropped\n");
+        return;
+    }
+    if (s->timing) {
+        /* The byte waits in the FIFO for its cycle on the NAND bus. */
+        gpmc_engine_advance(s);
+        if (s->fifo_level >= MIN(AM335X_GPMC_FIFO_SIZE, s->count)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "am335x-gpmc: write-posting FIFO "
+                          "overflow; byte dropped\n");
+            return;
+        }
+        if (!s->fifo_level) {
+            /* The engine waited for data until now. */
+            s->bus.busy_until = MAX(s->bus.busy_until,
+                                    qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+        }
+        s->fifo[(s->fifo_head + s->fifo_level) % AM335X_GPMC_FIFO_SIZE] = v;
+        s->fifo_level++;
+        gpmc_fifo_moved(s);
         return;
     }
     /* The NAND takes each byte at once: the FIFO never fills. */
@@ -487,6 +643,9 @@ static void gpmc_engine_start(AM335xGpmcState *s)
     s->dma_signalled = false;
     s->dma_chunk = 0;
     s->engine_running = true;
+    /* The engine's first cycle starts now. */
+    s->bus.busy_until = MAX(s->bus.busy_until,
+                            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
     trace_am335x_gpmc_prefetch_start(gpmc_engine_cs(s),
                                      gpmc_engine_write(s), s->count);
     if (!s->count) {
@@ -496,6 +655,7 @@ static void gpmc_engine_start(AM335xGpmcState *s)
 
 static void gpmc_engine_stop(AM335xGpmcState *s)
 {
+    timer_del(&s->engine_timer);
     s->engine_running = false;
     s->fifo_head = 0;
     s->fifo_level = 0;
@@ -687,6 +847,9 @@ static uint64_t gpmc_read(void *opaque, hwaddr addr, unsigned size)
         v = s->engine_running;
         break;
     case A_PREFETCH_STATUS:
+        if (s->timing) {
+            gpmc_engine_update(s);
+        }
         v = FIELD_DP32(v, PREFETCH_STATUS, COUNTVALUE, s->count);
         v = FIELD_DP32(v, PREFETCH_STATUS, FIFOTHRESHOLDSTATUS,
                        gpmc_fifo_pointer(s) >= gpmc_threshold(s));
@@ -927,6 +1090,7 @@ static void gpmc_reset_regs(AM335xGpmcState *s)
     s->prefetch_config1 = 0x00004000;
     s->prefetch_config2 = 0;
     gpmc_engine_stop(s);
+    am335x_timing_reset(&s->bus);
     s->count = 0;
     s->dma_chunk = 0;
     s->ecc_config = 0;
@@ -977,6 +1141,7 @@ static void am335x_gpmc_init(Object *obj)
     qdev_init_gpio_out_named(DEVICE(obj), &s->dma_req, AM335X_GPMC_DMA, 1);
     qdev_init_gpio_in_named(DEVICE(obj), gpmc_wait_in, AM335X_GPMC_WAIT,
                             AM335X_GPMC_NUM_WAIT);
+    timer_init_ns(&s->engine_timer, QEMU_CLOCK_VIRTUAL, gpmc_engine_timer, s);
     /* The pins are pulled up: a NAND is ready, or nothing is there. */
     for (int i = 0; i < AM335X_GPMC_NUM_WAIT; i++) {
         s->wait_level[i] = true;
@@ -1009,8 +1174,8 @@ static const VMStateDescription vmstate_am335x_bch_rem = {
 
 static const VMStateDescription vmstate_am335x_gpmc = {
     .name = TYPE_AM335X_GPMC,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = am335x_gpmc_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(sysconfig, AM335xGpmcState),
@@ -1041,15 +1206,37 @@ static const VMStateDescription vmstate_am335x_gpmc = {
         VMSTATE_UINT32(ham_pos, AM335xGpmcState),
         VMSTATE_STRUCT_ARRAY(bch, AM335xGpmcState, AM335X_GPMC_BCH_SECTORS,
                              1, vmstate_am335x_bch_rem, AM335xBchRem),
+        VMSTATE_AM335X_TIMING(bus, AM335xGpmcState),
+        VMSTATE_TIMER(engine_timer, AM335xGpmcState),
         VMSTATE_END_OF_LIST()
     }
 };
+
+static const Property am335x_gpmc_properties[] = {
+    /* The machine's timing=on|off, set by the SoC */
+    DEFINE_PROP_BOOL("timing", AM335xGpmcState, timing, false),
+    /* GPMC_FCLK, the unit of the CONFIG1-6 timings */
+    DEFINE_PROP_UINT32("fclk-hz", AM335xGpmcState, fclk_hz, GPMC_FCLK_HZ),
+};
+
+static void am335x_gpmc_realize(DeviceState *dev, Error **errp)
+{
+    AM335xGpmcState *s = AM335X_GPMC(dev);
+
+    if (!s->fclk_hz) {
+        error_setg(errp, "%s: fclk-hz must not be 0", TYPE_AM335X_GPMC);
+        return;
+    }
+    am335x_timing_init(&s->bus, 0, 0);
+}
 
 static void am335x_gpmc_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
     ResettableClass *rc = RESETTABLE_CLASS(oc);
 
+    dc->realize = am335x_gpmc_realize;
+    device_class_set_props(dc, am335x_gpmc_properties);
     dc->vmsd = &vmstate_am335x_gpmc;
     dc->desc = "TI AM335x general-purpose memory controller";
     /* Part of the SoC */

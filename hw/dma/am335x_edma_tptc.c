@@ -11,13 +11,16 @@
  *
  * Here a TR moves in bounded steps from a timer on the virtual clock, at
  * most AM335X_EDMA_TPTC_STEP_BYTES per step, so that a 4 GiB TR neither
- * stalls QEMU nor escapes a reset, and so that a later timing model can
- * give each step its duration.  Data goes through a small bounce buffer
- * with address_space_read/write on the "dma-mr" region.  A failed access
- * sets ERRSTAT.BUSERR and ERRDET; the TR then moves no more data but still
- * completes and returns its TCC, so that the channel controller and its
- * software do not wait forever.  (On the silicon the TC keeps issuing the
- * TR's accesses; their data is undefined.)
+ * stalls QEMU nor escapes a reset.  With the machine's timing=on each
+ * step takes the time its bytes take on the TC's bus port (property
+ * "bandwidth", see below) and the TR completes when its last step does;
+ * otherwise the steps follow each other 1 ns apart.  Data goes through a
+ * small bounce buffer with address_space_read/write on the "dma-mr"
+ * region.  A failed access sets ERRSTAT.BUSERR and ERRDET; the TR then
+ * moves no more data but still completes and returns its TCC, so that the
+ * channel controller and its software do not wait forever.  (On the
+ * silicon the TC keeps issuing the TR's accesses; their data is
+ * undefined.)
  *
  * Constant addressing mode (SAM/DAM) wraps the address within the FIFO
  * width; a TR that breaks its 32-byte alignment rule sets ERRSTAT.TRERR
@@ -40,6 +43,7 @@
 #include "qemu/module.h"
 #include "qapi/error.h"
 #include "hw/dma/am335x_edma_tptc.h"
+#include "hw/misc/am335x_timing.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
@@ -137,6 +141,17 @@ FIELD(OPT, TCC, 12, 6)
 
 /* TRM 11.3 (constant addressing mode): 32-byte aligned addresses */
 #define CONST_ALIGN             32
+
+/*
+ * The TC's throughput with timing=on: its read and write ports are
+ * 128 bits wide (TCCFG.BUSWIDTH, TRM 11.4.2) and run on the L3 fast clock,
+ * L3F_CLK = CORE_CLKOUTM4 = 200 MHz (TRM 8.1.6.1, figure "Core PLL"; the
+ * datasheet SPRS717 gives L3F at 200 MHz for OPP100): one 16-byte word
+ * per clock, 3.2 GB/s.  Read and write overlap through the TC's FIFO, so
+ * a byte costs one beat, not two.  The DDR behind the port is not the
+ * limit for the transfers modelled (an SD or NAND FIFO on one side).
+ */
+#define AM335X_EDMA_TPTC_BANDWIDTH  (16ULL * 200 * 1000 * 1000)
 
 /* Work per timer step, and the virtual time between steps. */
 #define AM335X_EDMA_TPTC_STEP_BYTES (64 * 1024)
@@ -297,6 +312,7 @@ static void am335x_edma_tptc_run(void *opaque)
 {
     AM335xEdmaTptcState *s = AM335X_EDMA_TPTC(opaque);
     uint32_t budget = AM335X_EDMA_TPTC_STEP_BYTES;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
     /*
      * The TC may write its own SYSCONFIG: a soft reset then ends the TR
@@ -308,13 +324,21 @@ static void am335x_edma_tptc_run(void *opaque)
     if (!s->busy) {
         return;
     }
+    if (s->timing && budget < AM335X_EDMA_TPTC_STEP_BYTES) {
+        /* The step's bytes take their time; the TR ends with its last. */
+        int64_t end = am335x_timing_book(&s->port,
+                                         AM335X_EDMA_TPTC_STEP_BYTES - budget);
+
+        if (end > now) {
+            timer_mod(&s->timer, end);
+            return;
+        }
+    }
     if (am335x_edma_tptc_tr_over(s)) {
         am335x_edma_tptc_finish(s, false);
         return;
     }
-    /* A later timing model gives each step the time its bytes take. */
-    timer_mod(&s->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-              AM335X_EDMA_TPTC_STEP_NS);
+    timer_mod(&s->timer, now + AM335X_EDMA_TPTC_STEP_NS);
 }
 
 void am335x_edma_tptc_connect(AM335xEdmaTptcState *s, unsigned id,
@@ -602,6 +626,7 @@ static void am335x_edma_tptc_reset_enter(Object *obj, ResetType type)
     s->bytes_done = 0;
     memset(&s->tr, 0, sizeof(s->tr));
     am335x_edma_tptc_reset_regs(s);
+    am335x_timing_reset(&s->port);
 }
 
 static void am335x_edma_tptc_reset_hold(Object *obj, ResetType type)
@@ -619,6 +644,7 @@ static void am335x_edma_tptc_realize(DeviceState *dev, Error **errp)
         return;
     }
     address_space_init(&s->dma_as, s->dma_mr, "am335x-edma-tptc");
+    am335x_timing_init(&s->port, s->bandwidth, 0);
     memory_region_init_io(&s->iomem, OBJECT(s), &am335x_edma_tptc_ops, s,
                           TYPE_AM335X_EDMA_TPTC, AM335X_EDMA_TPTC_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->iomem);
@@ -674,8 +700,8 @@ static int am335x_edma_tptc_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_am335x_edma_tptc = {
     .name = TYPE_AM335X_EDMA_TPTC,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = am335x_edma_tptc_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_TIMER(timer, AM335xEdmaTptcState),
@@ -690,6 +716,7 @@ static const VMStateDescription vmstate_am335x_edma_tptc = {
         VMSTATE_UINT32(erren, AM335xEdmaTptcState),
         VMSTATE_UINT32(errdet, AM335xEdmaTptcState),
         VMSTATE_UINT32(rdrate, AM335xEdmaTptcState),
+        VMSTATE_AM335X_TIMING(port, AM335xEdmaTptcState),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -697,6 +724,11 @@ static const VMStateDescription vmstate_am335x_edma_tptc = {
 static const Property am335x_edma_tptc_properties[] = {
     DEFINE_PROP_LINK("dma-mr", AM335xEdmaTptcState, dma_mr,
                      TYPE_MEMORY_REGION, MemoryRegion *),
+    /* The machine's timing=on|off, set by the SoC */
+    DEFINE_PROP_BOOL("timing", AM335xEdmaTptcState, timing, false),
+    /* Bytes per second of the bus port with timing=on (see above) */
+    DEFINE_PROP_UINT64("bandwidth", AM335xEdmaTptcState, bandwidth,
+                       AM335X_EDMA_TPTC_BANDWIDTH),
 };
 
 static void am335x_edma_tptc_class_init(ObjectClass *klass, void *data)

@@ -31,10 +31,24 @@
  *   either way each block makes one rising edge.
  * - "card-detect" and "write-protect" outputs give the slot's switches to
  *   a GPIO, as the boards wire them.
+ * - Timing (property "timing", the machine's timing=on): a transfer by
+ *   the EDMA takes the time of the SD bus and the card.  The bus runs at
+ *   the 96 MHz functional clock over SD_SYSCTL.CLKD, 1, 4 or 8 bits wide
+ *   as SD_HCTL.DTW and SD_CON.DW8 say; each block adds its start bit,
+ *   CRC16 and end bit.  A read's first block follows the command and the
+ *   card's read access time; the next ones stream into the other half of
+ *   the 1024-byte buffer (double buffering of 512-byte blocks, TRM
+ *   18.3.2.4).  A written block goes out on the bus when the card can
+ *   take it, and the card programs it at its write rate, with an extra
+ *   busy time on entering a new allocation unit; the transfer completes
+ *   (SD_STAT.TC) when the card's busy after the last block ends.  The
+ *   EDMA request of a block, and that TC, wait for those times, so that
+ *   the guest's own clock measures them.  Timing=off keeps the instant
+ *   transfers.  CPU (PIO) transfers are not timed.
  *
  * Not modelled: SYSTEST mode, the card-status check of SD_CSRE, boot and
- * CE-ATA modes, stream transfers, bus-master DMA, idle and wake-up, bus
- * timing (transfers complete at once).
+ * CE-ATA modes, stream transfers, bus-master DMA, idle and wake-up; the
+ * time of commands without data.
  *
  * Reference: AM335x Technical Reference Manual (SPRUH73), chapter 18,
  * MMC/SD/SDIO.
@@ -47,6 +61,8 @@
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
+#include "qemu/units.h"
+#include "qemu/host-utils.h"
 #include "qapi/error.h"
 #include "hw/sd/am335x_hsmmc.h"
 #include "hw/sd/sd.h"
@@ -113,27 +129,36 @@ REG32(BLK, 0x204)
     FIELD(BLK, BLEN, 0, 12)
 REG32(CMD, 0x20c)
     FIELD(CMD, DE, 0, 1)
+    FIELD(CMD, BCE, 1, 1)
     FIELD(CMD, DDIR, 4, 1)
+    FIELD(CMD, MSBS, 5, 1)
     FIELD(CMD, RSP_TYPE, 16, 2)
+    FIELD(CMD, DP, 21, 1)
+    FIELD(CMD, INDX, 24, 6)
+REG32(ARG, 0x208)
 REG32(RSP10, 0x210)
 REG32(RSP76, 0x21c)
 REG32(DATA, 0x220)
 REG32(PSTATE, 0x224)
     FIELD(PSTATE, DATI, 1, 1)
+    FIELD(PSTATE, DLA, 2, 1)
     FIELD(PSTATE, WTA, 8, 1)
     FIELD(PSTATE, RTA, 9, 1)
     FIELD(PSTATE, BWE, 10, 1)
     FIELD(PSTATE, BRE, 11, 1)
 REG32(HCTL, 0x228)
+    FIELD(HCTL, DTW, 1, 1)
     FIELD(HCTL, SDBP, 8, 1)
     FIELD(HCTL, SDVS, 9, 3)
 REG32(SYSCTL, 0x22c)
+    FIELD(SYSCTL, CLKD, 6, 10)
     FIELD(SYSCTL, SRA, 24, 1)
     FIELD(SYSCTL, SRC, 25, 1)
     FIELD(SYSCTL, SRD, 26, 1)
     FIELD(SYSCTL, SRST, 24, 3)
 REG32(STAT, 0x230)
     FIELD(STAT, CC, 0, 1)
+    FIELD(STAT, TC, 1, 1)
 REG32(IE, 0x234)
     FIELD(IE, CC_ENABLE, 0, 1)
 REG32(ISE, 0x238)
@@ -191,6 +216,41 @@ REG32(REV, 0x2fc)
  */
 #define AM335X_HSMMC_SRST_NS    (10 * SCALE_US)
 
+/*
+ * Timing.  The MMC functional clock is the peripheral PLL's 192 MHz
+ * CLKOUTM2 over 2, 96 MHz (TRM 8.1.6.4, MMC_FCLK); SD_SYSCTL.CLKD divides
+ * it (0 and 1 both pass it through, TRM 18.4.1.20).
+ */
+#define AM335X_HSMMC_FCLK_HZ    96000000
+
+/*
+ * A data block on each DAT line: start bit, CRC16, end bit (SD Physical
+ * Layer Simplified Specification 3.01, 4.12.4 / figure 4-7); a command
+ * with its response: 48 + N_CR (at least 2) + 48 clocks on CMD (4.12.5).
+ */
+#define SD_BLOCK_FRAME_CLOCKS   18
+#define SD_CMD_CLOCKS           (48 + 2 + 48)
+
+/*
+ * The card, a SanDisk class 4 microSDHC (8 GB) like the one TI measured
+ * with (AM335x PSP 04.06.00.06 performance guide):
+ * - Read access time: an SDHC card's CSD has TAAC fixed at 1 ms and NSAC
+ *   at 0 (SD Physical Layer Simplified Specification 3.01, 5.3.3, CSD
+ *   version 2.0), the typical asynchronous part of the access time.
+ * - Write rate: Speed Class 4, Pw >= 4 MB/s (MB = 1,000,000 bytes)
+ *   writing sequentially within an allocation unit (same spec, 4.13.1).
+ * - Allocation unit: 4 MiB, the AU_SIZE of SanDisk's 8 GB SDHC cards'
+ *   SD Status (and the largest the spec allows an SDHC card up to
+ *   32 GB, table 4-45).
+ * - AU busy: the spec bounds the time a card may take on a new AU (it
+ *   is part of its Pw measurement) but publishes no figure for a part;
+ *   0 until one is measured.
+ */
+#define SD_READ_LATENCY_NS      (1 * SCALE_MS)
+#define SD_WRITE_RATE           (4 * 1000 * 1000)
+#define SD_AU_SIZE              (4 * MiB)
+#define SD_AU_BUSY_NS           0
+
 static const char *am335x_hsmmc_id(AM335xHsmmcState *s)
 {
     return DEVICE(s)->canonical_path;
@@ -222,11 +282,201 @@ static bool am335x_hsmmc_block_ready(AM335xHsmmcState *s, int dir)
     SDHCIState *c = &s->sdhci;
     bool read = c->trnmod & R_CMD_DDIR_MASK;
 
+    /* With timing the block is there only once the bus has moved it. */
+    if (s->timing &&
+        qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) < s->ready_at[dir]) {
+        return false;
+    }
     if (dir == AM335X_HSMMC_RX) {
         return read && (c->prnsts & R_PSTATE_BRE_MASK);
     }
     return !read && (c->prnsts & R_PSTATE_WTA_MASK) &&
            (c->prnsts & R_PSTATE_BWE_MASK);
+}
+
+/* The next time something waits for: a gated block or a held TC */
+static void am335x_hsmmc_timing_arm(AM335xHsmmcState *s)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    int64_t next = INT64_MAX;
+
+    for (int dir = 0; dir < AM335X_HSMMC_NUM_DMA; dir++) {
+        if (s->ready_at[dir] > now) {
+            next = MIN(next, s->ready_at[dir]);
+        }
+    }
+    if (s->tc_held) {
+        next = MIN(next, s->tc_at);
+    }
+    if (next != INT64_MAX) {
+        timer_mod(&s->data_timer, next);
+    } else {
+        timer_del(&s->data_timer);
+    }
+}
+
+static void am335x_hsmmc_timing_reset(AM335xHsmmcState *s)
+{
+    timer_del(&s->data_timer);
+    am335x_timing_reset(&s->bus);
+    am335x_timing_reset(&s->card);
+    for (int dir = 0; dir < AM335X_HSMMC_NUM_DMA; dir++) {
+        s->ready_at[dir] = 0;
+    }
+    s->buf_free_at = 0;
+    s->wr_addr = 0;
+    s->tc_at = 0;
+    s->tc_hold = false;
+    s->tc_held = false;
+}
+
+/* The SD clock: the functional clock over SD_SYSCTL.CLKD */
+static uint64_t am335x_hsmmc_bus_hz(AM335xHsmmcState *s)
+{
+    uint32_t clkd = FIELD_EX32(s->sdhci.clkcon, SYSCTL, CLKD);
+
+    return s->fclk_hz / MAX(clkd, 1);
+}
+
+static unsigned am335x_hsmmc_bus_width(AM335xHsmmcState *s)
+{
+    if (FIELD_EX32(s->con, CON, DW8)) {
+        return 8;
+    }
+    return FIELD_EX32(s->sdhci.hostctl1, HCTL, DTW) ? 4 : 1;
+}
+
+static int64_t am335x_hsmmc_clocks_ns(AM335xHsmmcState *s, uint64_t clocks)
+{
+    return muldiv64(clocks, NANOSECONDS_PER_SECOND, am335x_hsmmc_bus_hz(s));
+}
+
+/* One block on the DAT lines, from @start or when the bus is free */
+static int64_t am335x_hsmmc_bus_block(AM335xHsmmcState *s, int64_t start,
+                                      uint32_t blen)
+{
+    s->bus.bandwidth = am335x_hsmmc_bus_hz(s) * am335x_hsmmc_bus_width(s) /
+                       8;
+    return am335x_timing_book_at(&s->bus, start, blen,
+                                 am335x_hsmmc_clocks_ns(s,
+                                     SD_BLOCK_FRAME_CLOCKS));
+}
+
+/* The block the buffer holds or takes now is the transfer's last. */
+static bool am335x_hsmmc_last_block(AM335xHsmmcState *s)
+{
+    SDHCIState *c = &s->sdhci;
+
+    return !(c->trnmod & R_CMD_MSBS_MASK) ||
+           ((c->trnmod & R_CMD_BCE_MASK) && c->blkcnt <= 1);
+}
+
+/*
+ * A data command was issued (@cmd the SD_CMD value): the first block of a
+ * read arrives after the command, the card's access time and its own
+ * bus time; a write's first block may enter the buffer after the command.
+ */
+static void am335x_hsmmc_timing_command(AM335xHsmmcState *s, uint32_t cmd)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    int64_t issued = now + am335x_hsmmc_clocks_ns(s, SD_CMD_CLOCKS);
+    uint32_t blen = FIELD_EX32(s->sdhci.blksize, BLK, BLEN);
+
+    s->tc_hold = false;
+    if (cmd & R_CMD_DDIR_MASK) {
+        s->ready_at[AM335X_HSMMC_RX] =
+            am335x_hsmmc_bus_block(s, issued + s->card_read_latency_ns,
+                                   blen);
+        s->buf_free_at = issued;
+    } else {
+        s->ready_at[AM335X_HSMMC_TX] = issued;
+        s->wr_addr = s->card_block_addr ?
+                     (uint64_t)s->sdhci.argument * 512 : s->sdhci.argument;
+    }
+    trace_am335x_hsmmc_timing_cmd(am335x_hsmmc_id(s),
+                                  FIELD_EX32(cmd, CMD, INDX),
+                                  am335x_hsmmc_bus_hz(s),
+                                  am335x_hsmmc_bus_width(s));
+}
+
+/*
+ * The EDMA took (read) or gave (write) a whole block.  A read's next block
+ * crosses the bus into the buffer half this block's predecessor freed.
+ * A written block crosses the bus once the card can take it (it holds one
+ * block while it programs another), then the card programs it; the next
+ * block may enter the buffer half the previous one left.
+ */
+static void am335x_hsmmc_timing_block(AM335xHsmmcState *s, int dir)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    uint32_t blen = FIELD_EX32(s->sdhci.blksize, BLK, BLEN);
+    bool last = am335x_hsmmc_last_block(s);
+    int64_t end, prev_end, prog_end, extra = 0;
+
+    if (dir == AM335X_HSMMC_RX) {
+        if (!last) {
+            s->ready_at[dir] = am335x_hsmmc_bus_block(s, s->buf_free_at,
+                                                      blen);
+        }
+        s->buf_free_at = now;
+        return;
+    }
+    prev_end = s->bus.busy_until;
+    end = am335x_hsmmc_bus_block(s, MAX(now, s->card.busy_until -
+                                         am335x_timing_bytes_ns(&s->card,
+                                                                blen)),
+                                 blen);
+    if (s->card_au_size && s->wr_addr % s->card_au_size == 0) {
+        extra = s->card_au_busy_ns;
+    }
+    s->wr_addr += blen;
+    prog_end = am335x_timing_book_at(&s->card, end, blen, extra);
+    if (last) {
+        s->tc_at = prog_end;
+        s->tc_hold = true;
+    } else {
+        s->ready_at[dir] = prev_end;
+    }
+}
+
+/*
+ * The core reports a write's transfer complete as soon as it has the
+ * last block: keep it back until the card's busy ends.
+ */
+static bool am335x_hsmmc_timing_hold_tc(AM335xHsmmcState *s)
+{
+    SDHCIState *c = &s->sdhci;
+
+    if (!s->tc_hold || !(c->norintsts & R_STAT_TC_MASK) ||
+        (c->prnsts & R_PSTATE_DATI_MASK)) {
+        return false;
+    }
+    s->tc_hold = false;
+    if (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= s->tc_at) {
+        return false;
+    }
+    c->norintsts &= ~R_STAT_TC_MASK;
+    s->tc_held = true;
+    trace_am335x_hsmmc_timing_tc(am335x_hsmmc_id(s), s->tc_at);
+    am335x_hsmmc_timing_arm(s);
+    return true;
+}
+
+static void am335x_hsmmc_update_dma(AM335xHsmmcState *s);
+
+static void am335x_hsmmc_data_timer(void *opaque)
+{
+    AM335xHsmmcState *s = AM335X_HSMMC(opaque);
+
+    if (s->tc_held &&
+        qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= s->tc_at) {
+        s->tc_held = false;
+        s->sdhci.norintsts |= R_STAT_TC_MASK;
+        /* The core recomputes its interrupt line on a write to SD_ISE. */
+        am335x_hsmmc_core_write(s, A_ISE,
+                                am335x_hsmmc_core_read(s, A_ISE, 4), 4);
+    }
+    am335x_hsmmc_update_dma(s);
 }
 
 static void am335x_hsmmc_set_dma(AM335xHsmmcState *s, int dir, bool level)
@@ -261,6 +511,9 @@ static void am335x_hsmmc_update_dma(AM335xHsmmcState *s)
             s->dma_signalled[dir] = true;
         }
     }
+    if (s->timing) {
+        am335x_hsmmc_timing_arm(s);
+    }
 }
 
 /* The slot's switches, from the card on the SD bus */
@@ -292,7 +545,12 @@ static void am335x_hsmmc_update_card(AM335xHsmmcState *s, bool force)
 static void am335x_hsmmc_core_irq(void *opaque, int n, int level)
 {
     AM335xHsmmcState *s = AM335X_HSMMC(opaque);
+    SDHCIState *c = &s->sdhci;
 
+    if (s->timing && am335x_hsmmc_timing_hold_tc(s)) {
+        level = (c->norintsts & c->norintsigen) ||
+                (c->errintsts & c->errintsigen);
+    }
     trace_am335x_hsmmc_irq(am335x_hsmmc_id(s), level);
     qemu_set_irq(s->irq, level);
     am335x_hsmmc_update_dma(s);
@@ -314,6 +572,7 @@ static void am335x_hsmmc_apply_capa(AM335xHsmmcState *s)
 static void am335x_hsmmc_reset_regs(AM335xHsmmcState *s)
 {
     timer_del(&s->srst_timer);
+    am335x_hsmmc_timing_reset(s);
     s->srst_pending = 0;
     s->sysconfig = 0;
     s->csre = 0;
@@ -350,6 +609,9 @@ static void am335x_hsmmc_srst_done(void *opaque)
 static void am335x_hsmmc_srst(AM335xHsmmcState *s, uint8_t bits)
 {
     trace_am335x_hsmmc_srst(am335x_hsmmc_id(s), bits, 1);
+    if (bits & ((R_SYSCTL_SRA_MASK | R_SYSCTL_SRD_MASK) >> 24)) {
+        am335x_hsmmc_timing_reset(s);
+    }
     if (bits & (R_SYSCTL_SRA_MASK >> 24)) {
         /*
          * The SD host registers (the core's; SDMASA, DE and SDBP kept
@@ -433,12 +695,15 @@ static void am335x_hsmmc_write_cmd(AM335xHsmmcState *s, hwaddr offset,
 {
     unsigned shift = (offset & 3) * 8;
     uint32_t mask = MAKE_64BIT_MASK(shift, size * 8);
+    uint32_t cmd;
 
     /* As in SDHCI, the write to the top byte issues the command. */
     if (FIELD_EX32(s->con, CON, INIT) && (mask & 0xff000000)) {
         am335x_hsmmc_init_stream(s);
         return;
     }
+    cmd = (am335x_hsmmc_core_read(s, A_CMD, 4) & ~mask) |
+          ((uint32_t)value << shift);
     if (mask & R_CMD_DE_MASK) {
         /* The transfer mode half is ignored while DAT is busy. */
         if (!(s->sdhci.prnsts & R_PSTATE_DATI_MASK)) {
@@ -456,7 +721,19 @@ static void am335x_hsmmc_write_cmd(AM335xHsmmcState *s, hwaddr offset,
         }
         value &= ~R_CMD_DE_MASK;
     }
+    /* The timing is set before the core moves (and shows) a block. */
+    if (s->timing && (mask & 0xff000000) && s->dma_enable &&
+        FIELD_EX32(cmd, CMD, DP) &&
+        !(s->sdhci.prnsts & R_PSTATE_DATI_MASK)) {
+        am335x_hsmmc_timing_command(s, cmd);
+    }
     am335x_hsmmc_core_write(s, offset, value, size);
+    /* The card's OCR: CCS says whether it takes block addresses. */
+    if ((mask & 0xff000000) &&
+        (FIELD_EX32(cmd, CMD, INDX) == 41 || FIELD_EX32(cmd, CMD, INDX) == 1) &&
+        (s->sdhci.rspreg[0] & BIT(31))) {
+        s->card_block_addr = s->sdhci.rspreg[0] & BIT(30);
+    }
     am335x_hsmmc_update_dma(s);
 }
 
@@ -506,6 +783,9 @@ static uint32_t am335x_hsmmc_data_access(AM335xHsmmcState *s, hwaddr offset,
         }
         if (last) {
             s->dma_signalled[dir] = false;
+            if (s->timing) {
+                am335x_hsmmc_timing_block(s, dir);
+            }
         }
     }
     if (write) {
@@ -513,6 +793,8 @@ static uint32_t am335x_hsmmc_data_access(AM335xHsmmcState *s, hwaddr offset,
     } else {
         ret = am335x_hsmmc_core_read(s, offset, size);
     }
+    /* A TC to hold comes within the access that completes the transfer. */
+    s->tc_hold = false;
     am335x_hsmmc_update_dma(s);
     return ret;
 }
@@ -579,6 +861,13 @@ static uint64_t am335x_hsmmc_host_read(AM335xHsmmcState *s, hwaddr offset,
         break;
     case A_DATA:
         return am335x_hsmmc_data_access(s, offset, 0, size, false);
+    case A_PSTATE:
+        word = am335x_hsmmc_core_read(s, reg, 4);
+        if (s->tc_held) {
+            /* The card still holds DAT0 low: busy programming */
+            word |= R_PSTATE_DATI_MASK | R_PSTATE_DLA_MASK;
+        }
+        break;
     case A_HCTL:
         word = am335x_hsmmc_core_read(s, reg, 4);
         word = FIELD_DP32(word, HCTL, SDBP, s->bus_power);
@@ -841,6 +1130,14 @@ static void am335x_hsmmc_realize(DeviceState *dev, Error **errp)
     sysbus_connect_irq(SYS_BUS_DEVICE(core), 0,
                        qdev_get_gpio_in_named(dev, "sdhci-irq", 0));
 
+    if (!s->fclk_hz) {
+        error_setg(errp, "%s: fclk-hz must not be 0", TYPE_AM335X_HSMMC);
+        return;
+    }
+    /* The bus's bandwidth follows the clock the driver programs. */
+    am335x_timing_init(&s->bus, 0, 0);
+    am335x_timing_init(&s->card, s->card_write_rate, 0);
+
     memory_region_init_io(&s->iomem, OBJECT(s), &am335x_hsmmc_ops, s,
                           TYPE_AM335X_HSMMC, AM335X_HSMMC_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->iomem);
@@ -854,6 +1151,8 @@ static void am335x_hsmmc_init(Object *obj)
     object_initialize_child(obj, "sdhci", &s->sdhci, TYPE_SYSBUS_SDHCI);
     timer_init_ns(&s->srst_timer, QEMU_CLOCK_VIRTUAL, am335x_hsmmc_srst_done,
                   s);
+    timer_init_ns(&s->data_timer, QEMU_CLOCK_VIRTUAL,
+                  am335x_hsmmc_data_timer, s);
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq);
     qdev_init_gpio_in_named(dev, am335x_hsmmc_core_irq, "sdhci-irq", 1);
     qdev_init_gpio_out_named(dev, &s->dma_req[AM335X_HSMMC_TX],
@@ -880,8 +1179,8 @@ static int am335x_hsmmc_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_am335x_hsmmc = {
     .name = TYPE_AM335X_HSMMC,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = am335x_hsmmc_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(sysconfig, AM335xHsmmcState),
@@ -902,6 +1201,17 @@ static const VMStateDescription vmstate_am335x_hsmmc = {
                            AM335X_HSMMC_NUM_DMA),
         VMSTATE_BOOL(cd_level, AM335xHsmmcState),
         VMSTATE_BOOL(wp_level, AM335xHsmmcState),
+        VMSTATE_AM335X_TIMING(bus, AM335xHsmmcState),
+        VMSTATE_AM335X_TIMING(card, AM335xHsmmcState),
+        VMSTATE_TIMER(data_timer, AM335xHsmmcState),
+        VMSTATE_INT64_ARRAY(ready_at, AM335xHsmmcState,
+                            AM335X_HSMMC_NUM_DMA),
+        VMSTATE_INT64(buf_free_at, AM335xHsmmcState),
+        VMSTATE_UINT64(wr_addr, AM335xHsmmcState),
+        VMSTATE_INT64(tc_at, AM335xHsmmcState),
+        VMSTATE_BOOL(tc_hold, AM335xHsmmcState),
+        VMSTATE_BOOL(tc_held, AM335xHsmmcState),
+        VMSTATE_BOOL(card_block_addr, AM335xHsmmcState),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -909,6 +1219,20 @@ static const VMStateDescription vmstate_am335x_hsmmc = {
 static const Property am335x_hsmmc_properties[] = {
     DEFINE_PROP_UINT32("capa", AM335xHsmmcState, capa_reset,
                        AM335X_HSMMC_CAPA_RESET),
+    /* The machine's timing=on|off, set by the SoC */
+    DEFINE_PROP_BOOL("timing", AM335xHsmmcState, timing, false),
+    /* MMC functional clock, before SD_SYSCTL.CLKD */
+    DEFINE_PROP_UINT32("fclk-hz", AM335xHsmmcState, fclk_hz,
+                       AM335X_HSMMC_FCLK_HZ),
+    /* The card's figures; defaults: the SD card above */
+    DEFINE_PROP_UINT64("card-read-latency-ns", AM335xHsmmcState,
+                       card_read_latency_ns, SD_READ_LATENCY_NS),
+    DEFINE_PROP_UINT64("card-write-rate", AM335xHsmmcState,
+                       card_write_rate, SD_WRITE_RATE),
+    DEFINE_PROP_UINT64("card-au-size", AM335xHsmmcState, card_au_size,
+                       SD_AU_SIZE),
+    DEFINE_PROP_UINT64("card-au-busy-ns", AM335xHsmmcState,
+                       card_au_busy_ns, SD_AU_BUSY_NS),
 };
 
 static void am335x_hsmmc_class_init(ObjectClass *klass, void *data)

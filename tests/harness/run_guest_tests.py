@@ -27,6 +27,7 @@ import soc_tests  # noqa: E402,F401
 import mmc_tests  # noqa: E402,F401
 import net_tests  # noqa: E402,F401
 import nand_tests  # noqa: E402,F401
+import timing_tests  # noqa: E402,F401
 
 
 def run_one(index):

@@ -1085,6 +1085,92 @@ static void test_wait0(void)
 }
 
 /*
+ * timing=on: the EVM's NAND takes its datasheet tR, and the prefetch
+ * engine moves one byte per RDCYCLETIME (9 GPMC_FCLK cycles of 10 ns,
+ * what Linux programs from the DT's 82 ns rd-cycle) into the FIFO,
+ * stalling while it is full; write posting drains one per WRCYCLETIME.
+ */
+#define T_CYCLE_NS      90
+#define GPMC_CONFIG5(cs) (0x070 + 0x30 * (cs))
+
+static void test_timing(void)
+{
+    QTestState *qts = qtest_init("-M am335x-evm,timing=on");
+    g_autofree uint8_t *buf = g_malloc(PAGE_SIZE);
+    uint32_t page = 9, st;
+
+    nand_cmd(qts, 0xff);
+    fill_pattern(buf, PAGE_SIZE, 9);
+    /* tPROG: 200 us (typ) */
+    g_assert_cmphex(nand_program_status(qts, page, 0, buf, PAGE_SIZE) & 0x60,
+                    ==, 0);
+    qtest_clock_step(qts, 199999);
+    g_assert_cmphex(nand_status(qts) & 0x60, ==, 0);
+    qtest_clock_step(qts, 1);
+    g_assert_cmphex(nand_status(qts), ==, 0xe0);
+    gpmc_writel(qts, GPMC_CONFIG7(0), 0xf48);
+    gpmc_writel(qts, GPMC_CONFIG5(0), (9 << 8) | 9);
+
+    /* tR of the MT29F2G08ABAEAWP: 25 us */
+    nand_start_read(qts, page, 0);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_STATUS) & BIT(8), ==, 0);
+    qtest_clock_step(qts, 24999);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_STATUS) & BIT(8), ==, 0);
+    qtest_clock_step(qts, 1);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_STATUS) & BIT(8), ==, BIT(8));
+    nand_cmd(qts, 0x00);
+
+    gpmc_writel(qts, PREFETCH_CONFIG2, 512);
+    gpmc_writel(qts, PREFETCH_CONFIG1, (0x40 << 8) | BIT(7));
+    gpmc_writel(qts, PREFETCH_CONTROL, 1);
+    g_assert_cmpuint(gpmc_readl(qts, PREFETCH_STATUS) >> 24, ==, 0);
+    qtest_clock_step(qts, 10 * T_CYCLE_NS);
+    g_assert_cmpuint(gpmc_readl(qts, PREFETCH_STATUS) >> 24, ==, 10);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & 1, ==, 0);
+    /* Full at 64 bytes, and the FIFO event on its own (the timer) */
+    qtest_clock_step(qts, 60 * T_CYCLE_NS);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & 1, ==, 1);
+    st = gpmc_readl(qts, PREFETCH_STATUS);
+    g_assert_cmpuint(st >> 24, ==, 64);
+    g_assert_cmpuint(st & 0x3fff, ==, 512 - 64);
+    for (int i = 0; i < 64; i += 4) {
+        g_assert_cmphex(qtest_readl(qts, CS0_WINDOW), ==, le32(buf + i));
+    }
+    /* It stalled while full: it resumes from now. */
+    g_assert_cmpuint(gpmc_readl(qts, PREFETCH_STATUS) >> 24, ==, 0);
+    qtest_clock_step(qts, 5 * T_CYCLE_NS);
+    g_assert_cmpuint(gpmc_readl(qts, PREFETCH_STATUS) >> 24, ==, 5);
+    gpmc_writel(qts, PREFETCH_CONTROL, 0);
+    gpmc_writel(qts, PREFETCH_CONFIG1, 0);
+
+    /* Write posting: the FIFO fills at once and drains at WRCYCLETIME. */
+    nand_cmd(qts, 0x80);
+    nand_page_addr(qts, 0, page + 1);
+    gpmc_writel(qts, PREFETCH_CONFIG2, 128);
+    gpmc_writel(qts, PREFETCH_CONFIG1, (0x40 << 8) | BIT(7) | 1);
+    gpmc_writel(qts, PREFETCH_CONTROL, 1);
+    for (int i = 0; i < 64; i += 4) {
+        qtest_writel(qts, CS0_WINDOW, le32(buf + i));
+    }
+    st = gpmc_readl(qts, PREFETCH_STATUS);
+    g_assert_cmpuint(st >> 24, ==, 0);
+    g_assert_cmpuint(st & 0x3fff, ==, 128);
+    qtest_clock_step(qts, 64 * T_CYCLE_NS);
+    st = gpmc_readl(qts, PREFETCH_STATUS);
+    g_assert_cmpuint(st >> 24, ==, 64);
+    g_assert_cmpuint(st & 0x3fff, ==, 64);
+    for (int i = 64; i < 128; i += 4) {
+        qtest_writel(qts, CS0_WINDOW, le32(buf + i));
+    }
+    qtest_clock_step(qts, 64 * T_CYCLE_NS - 1);
+    g_assert_cmphex(gpmc_readl(qts, PREFETCH_CONTROL), ==, 1);
+    qtest_clock_step(qts, 1);
+    g_assert_cmphex(gpmc_readl(qts, PREFETCH_CONTROL), ==, 0);
+    g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & 2, ==, 2);
+    qtest_quit(qts);
+}
+
+/*
  * mark-bad at run time: the block goes bad as a worn-out one does.  Its
  * erases fail (FAIL, bit 0 of READ STATUS) and leave it as it was; reads
  * and programs still work, so the host can write a marker; the other
@@ -1266,6 +1352,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpmc/bad-input", test_bad_input);
     qtest_add_func("am335x/gpmc/bad-input-results", test_bad_input_results);
     qtest_add_func("am335x/gpmc/wait0", test_wait0);
+    qtest_add_func("am335x/gpmc/timing", test_timing);
     qtest_add_func("am335x/gpmc/mark-bad", test_mark_bad);
     qtest_add_func("am335x/gpmc/migration", test_migration);
     qtest_add_func("am335x/gpmc/drive", test_drive);

@@ -819,6 +819,84 @@ static void test_bad_access(void)
     qtest_quit(qts);
 }
 
+/*
+ * timing=on: a 4-bit bus at 96 MHz / 2 and the SD card's figures (1 ms
+ * read access, 4 MB/s programming).  Its numbers, from the model's rules:
+ * a command is 98 bus clocks, a block 512 * 2 + 18 clocks.
+ */
+#define T_CLK_HZ            48000000ull
+#define T_CMD_NS            (98 * 1000000000ull / T_CLK_HZ)
+#define T_BLOCK_NS          ((512 * 2 + 18) * 1000000000ull / T_CLK_HZ)
+#define T_READ_LATENCY_NS   (1000 * US)
+#define T_PROG_NS           (512 * 1000000000ull / 4000000)
+#define HCTL_DTW            (1u << 1)
+
+static QTestState *start_timed(void)
+{
+    QTestState *qts = qtest_initf("-M beaglebone-black,timing=on "
+                                  "-drive if=sd,index=0,id=sd0,format=raw,"
+                                  "file=%s", image_path);
+
+    card_init(qts);
+    wr(qts, SYSCTL, SYSCTL_ICE | SYSCTL_CEN | SYSCTL_CLKD(2));
+    wr(qts, HCTL, HCTL_SDVS_33 | HCTL_SDBP | HCTL_DTW);
+    return qts;
+}
+
+/* A read's block reaches the EDMA after the card's access time and the bus. */
+static void test_timing_read(void)
+{
+    QTestState *qts = start_timed();
+    uint64_t due = T_CMD_NS + T_READ_LATENCY_NS + T_BLOCK_NS;
+
+    qtest_irq_intercept_out_named(qts, MMC0_PATH, "dma-rx");
+    wr(qts, BLK, (2 << 16) | BLOCK);
+    cmd(qts, 18, 0x800, CMD_DP | CMD_RSP_48 | CMD_DDIR_READ | CMD_DE |
+        CMD_MSBS | CMD_BCE | CMD_ACEN);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, due - 1000);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 1000);
+    g_assert_true(qtest_get_irq(qts, 0));
+    for (int w = 0; w < BLOCK / 4; w++) {
+        g_assert_cmphex(rd(qts, DATA), ==, pattern_word(0x800 + w * 4));
+    }
+    /* The second block streamed in behind the first. */
+    qtest_clock_step(qts, T_BLOCK_NS);
+    g_assert_true(qtest_get_irq(qts, 0));
+    for (int w = 0; w < BLOCK / 4; w++) {
+        g_assert_cmphex(rd(qts, DATA), ==,
+                        pattern_word(0x800 + BLOCK + w * 4));
+    }
+    g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, STAT_TC);
+    qtest_quit(qts);
+}
+
+/* A write completes when the card's programming of the block ends. */
+static void test_timing_write(void)
+{
+    QTestState *qts = start_timed();
+    uint64_t busy = T_BLOCK_NS + T_PROG_NS;
+
+    qtest_irq_intercept_out_named(qts, MMC0_PATH, "dma-tx");
+    wr(qts, BLK, (1 << 16) | BLOCK);
+    cmd(qts, 24, 0x1000, CMD_DP | CMD_RSP_48 | CMD_DE);
+    g_assert_false(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, T_CMD_NS);
+    g_assert_true(qtest_get_irq(qts, 0));
+    for (int w = 0; w < BLOCK / 4; w++) {
+        wr(qts, DATA, pattern_word(0x1000 + w * 4));
+    }
+    g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, 0);
+    g_assert_cmphex(rd(qts, PSTATE) & PSTATE_DATI, ==, PSTATE_DATI);
+    qtest_clock_step(qts, busy - 1000);
+    g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, 0);
+    qtest_clock_step(qts, 1000);
+    g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, STAT_TC);
+    g_assert_cmphex(rd(qts, PSTATE) & PSTATE_DATI, ==, 0);
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     int ret;
@@ -839,6 +917,8 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/hsmmc/migration", test_migration);
     qtest_add_func("am335x/hsmmc/emmc", test_emmc);
     qtest_add_func("am335x/hsmmc/bad-access", test_bad_access);
+    qtest_add_func("am335x/hsmmc/timing-read", test_timing_read);
+    qtest_add_func("am335x/hsmmc/timing-write", test_timing_write);
 
     ret = g_test_run();
     unlink(image_path);

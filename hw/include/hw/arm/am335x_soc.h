@@ -107,6 +107,12 @@ struct AM335xSoCState {
     MemoryRegion public_rom;
     MemoryRegion sram;
     MemoryRegion ocmc_ram;
+
+    /*
+     * Property "timing": the data movers (EDMA TCs, MMCHS, GPMC) take the
+     * time their datasheets give instead of completing at once.
+     */
+    bool timing;
 };
 
 /* INTC input of a block's interrupt (TRM table 6-1). */

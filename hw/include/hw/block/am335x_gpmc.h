@@ -9,6 +9,8 @@
 #include "hw/sysbus.h"
 #include "hw/block/am335x_bch.h"
 #include "hw/block/am335x_nand.h"
+#include "hw/misc/am335x_timing.h"
+#include "qemu/timer.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_GPMC "am335x-gpmc"
@@ -80,6 +82,18 @@ struct AM335xGpmcState {
     /* Bytes in the Hamming result being accumulated */
     uint32_t ham_pos;
     AM335xBchRem bch[AM335X_GPMC_BCH_SECTORS];
+
+    /*
+     * Timing (property "timing"): the engine's accesses on the NAND bus,
+     * one byte per RDCYCLETIME/WRCYCLETIME; engine_timer runs the engine
+     * when its FIFO reaches the next event.
+     */
+    AM335xTimingResource bus;
+    QEMUTimer engine_timer;
+
+    /* Properties */
+    bool timing;
+    uint32_t fclk_hz;
 };
 
 void am335x_gpmc_attach_nand(AM335xGpmcState *s, int cs,

@@ -9,6 +9,7 @@
 #include "hw/sysbus.h"
 #include "exec/memory.h"
 #include "qemu/timer.h"
+#include "hw/misc/am335x_timing.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_EDMA_TPTC "am335x-edma-tptc"
@@ -83,8 +84,13 @@ struct AM335xEdmaTptcState {
     /* Not migrated: it holds data only within one access pair. */
     uint8_t bounce[AM335X_EDMA_TPTC_BOUNCE_SIZE];
 
+    /* The bus port's time, with timing=on */
+    AM335xTimingResource port;
+
     /* Properties */
     MemoryRegion *dma_mr;
+    bool timing;
+    uint64_t bandwidth;
 };
 
 /*

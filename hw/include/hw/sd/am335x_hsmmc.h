@@ -9,6 +9,7 @@
 #include "hw/sysbus.h"
 #include "hw/sd/sdhci.h"
 #include "qemu/timer.h"
+#include "hw/misc/am335x_timing.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_HSMMC "am335x-hsmmc"
@@ -75,8 +76,35 @@ struct AM335xHsmmcState {
     bool cd_level;
     bool wp_level;
 
+    /*
+     * Timing (property "timing"): the SD bus (its bandwidth follows
+     * SD_SYSCTL.CLKD and the bus width) and the card's flash (its write
+     * rate).  A block in the buffer shows to the EDMA only from
+     * ready_at[dir] on; a write's transfer complete waits in tc_held
+     * until tc_at, the end of the card's busy.
+     */
+    AM335xTimingResource bus;
+    AM335xTimingResource card;
+    QEMUTimer data_timer;
+    int64_t ready_at[AM335X_HSMMC_NUM_DMA];
+    /* When the buffer half the next read block goes into was freed */
+    int64_t buf_free_at;
+    /* The card address of the next written byte, for allocation units */
+    uint64_t wr_addr;
+    int64_t tc_at;
+    bool tc_hold;
+    bool tc_held;
+    /* The card takes block addresses (OCR CCS, from ACMD41/CMD1) */
+    bool card_block_addr;
+
     /* Properties */
     uint32_t capa_reset;
+    bool timing;
+    uint32_t fclk_hz;
+    uint64_t card_read_latency_ns;
+    uint64_t card_write_rate;
+    uint64_t card_au_size;
+    uint64_t card_au_busy_ns;
 };
 
 #endif

@@ -1,0 +1,117 @@
+#!/bin/sh
+# bench-storage.sh: the storage rows of scripts/bench, as TI's PSP
+# performance guide ran them: dd of a file with bs=BUFFER onto a file
+# system mounted async, then dd of it back to /dev/null with the page cache
+# dropped.  Times and CPU load (the share of the run the CPU was not
+# idle) come from the guest kernel's own clocks, /proc/timer_list.
+#
+# Kernel command line (this runs from /init with am335x.test=bench-storage.sh):
+#   bench.fs=KEY:DEV:TYPE[,...]  e.g. sd_ext2:/dev/mmcblk0p1:ext2 or
+#                                nand_ubifs:/dev/mtd9:ubifs (ubiformat,
+#                                ubiattach and one volume on the MTD)
+#   bench.sizes=B1,B2,...        buffer sizes in bytes
+#   bench.total=BYTES            file size per run (rounded up to a buffer)
+#
+# Prints, per run:
+#   BENCH KEY_write|KEY_read BUFFER bytes=N ns=T busy=B total=T
+# with B the ns of the run's T the CPU was not idle.
+set -u
+fs_list= sizes=102400 total=10485760
+for arg in $(cat /proc/cmdline); do
+    case $arg in
+        bench.fs=*) fs_list=${arg#bench.fs=} ;;
+        bench.sizes=*) sizes=${arg#bench.sizes=} ;;
+        bench.total=*) total=${arg#bench.total=} ;;
+    esac
+done
+say() { echo "bench-storage: $*"; }
+fail() { say "FAIL: $*"; exit 1; }
+
+# The guest's monotonic clock and the CPU's idle time, both in ns, from
+# /proc/timer_list ("now at", and the tick's idle_sleeptime and
+# iowait_sleeptime): busybox date has no %N, and /proc/stat counts in
+# 10 ms ticks, too coarse for runs of a fraction of a second.  CPU load
+# is then the share of the run the CPU was not idle, as top shows it.
+clock_idle() {
+    # Field values as strings: busybox awk's numbers are doubles.
+    awk '/^now at/ { now = $3 }
+         /^ *\.idle_sleeptime/ { idle = $(NF - 1) }
+         /^ *\.iowait_sleeptime/ { iowait = $(NF - 1) }
+         END { print now, idle, iowait }' /proc/timer_list
+}
+measure() { # ROW BUFFER BYTES COMMAND...
+    m_row=$1 m_buf=$2 m_bytes=$3
+    shift 3
+    set -- $(clock_idle) "$@"
+    m_t0=$1 m_i0=$(($2 + $3))
+    shift 3
+    "$@" || fail "$m_row $m_buf: $*"
+    set -- $(clock_idle)
+    echo "BENCH $m_row $m_buf bytes=$m_bytes ns=$(($1 - m_t0))" \
+         "busy=$(($1 - m_t0 - ($2 + $3 - m_i0))) total=$(($1 - m_t0))"
+}
+write_file() { # SRC DST BUFFER COUNT
+    dd if="$1" of="$2" bs="$3" count="$4" 2>/dev/null && sync
+}
+read_file() { # SRC BUFFER
+    dd if="$1" of=/dev/null bs="$2" 2>/dev/null
+}
+drop_caches() {
+    sync
+    echo 3 >/proc/sys/vm/drop_caches
+}
+
+# The data: incompressible (UBIFS compresses), made once, in RAM.
+max=0
+for b in $(echo "$sizes" | tr ',' ' '); do
+    n=$(((total + b - 1) / b))
+    [ $((n * b)) -gt $max ] && max=$((n * b))
+done
+dd if=/dev/urandom of=/tmp/src bs=65536 count=$(((max + 65535) / 65536)) \
+    2>/dev/null || fail "no /tmp/src"
+
+mount_fs() { # DEV TYPE DIR
+    case $2 in
+        ubifs)
+            n=$(echo "$1" | sed 's,.*mtd,,')
+            /usr/sbin/ubiformat -q -y "$1" &&
+                /usr/sbin/ubiattach -p "$1" >/dev/null &&
+                /usr/sbin/ubimkvol /dev/ubi0 -N bench -m >/dev/null &&
+                mount -t ubifs -o async ubi0:bench "$3" ;;
+        *)
+            mount -t "$2" -o async "$1" "$3" ;;
+    esac
+}
+umount_fs() { # DEV TYPE DIR
+    umount "$3" || return 1
+    [ "$2" = ubifs ] && /usr/sbin/ubidetach -p "$1"
+    return 0
+}
+
+for entry in $(echo "$fs_list" | tr ',' ' '); do
+    key=${entry%%:*}
+    rest=${entry#*:}
+    dev=${rest%%:*}
+    type=${rest#*:}
+    n=0
+    while [ ! -e "$dev" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+    mnt=/mnt/$key
+    mkdir -p "$mnt"
+    mount_fs "$dev" "$type" "$mnt" || fail "mount $dev ($type)"
+    for b in $(echo "$sizes" | tr ',' ' '); do
+        count=$(((total + b - 1) / b))
+        bytes=$((count * b))
+        drop_caches
+        measure "${key}_write" "$b" "$bytes" \
+            write_file /tmp/src "$mnt/f" "$b" "$count"
+        drop_caches
+        measure "${key}_read" "$b" "$bytes" read_file "$mnt/f" "$b"
+        # Not measured: the data came back as written (from the cache).
+        head -c "$bytes" /tmp/src | cmp -s - "$mnt/f" ||
+            fail "$key $b: the file read back differs from what was written"
+        rm -f "$mnt/f"
+        sync
+    done
+    umount_fs "$dev" "$type" "$mnt" || fail "umount $mnt"
+done
+say "done"

@@ -1,0 +1,83 @@
+"""The storage workloads of scripts/bench (issue 7), shared with the
+determinism smoke test: boot a board with timing=on under the bench's CPU
+model and run tests/guest/bench-storage.sh on its SD card or NAND."""
+
+import os
+import re
+import subprocess
+
+import guest as g
+
+MiB = 1024 * 1024
+# The CPU model of every timed run: 2 ns of virtual time per instruction
+# (500 MIPS); an idle guest's clock jumps to its next timer (sleep=off);
+# no host time reaches the guest (align=off).  For runs that repeat to the
+# nanosecond nothing else from the host may reach it either: the RTC runs
+# on virtual time from a fixed date (the kernel seeds its random pool, and
+# so its hash tables, from the RTC's time), and QEMU's own guest random
+# numbers come from a fixed seed.
+ICOUNT = ["-icount", "shift=1,sleep=off,align=off",
+          "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
+CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
+             "RTC on virtual time from a fixed date")
+SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
+SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"
+NAND_UBIFS = "nand_ubifs:/dev/mtd9:ubifs"
+
+
+def sd_card(path):
+    """An 8 GiB sparse card image like the SanDisk microSDHC (block
+    addressed, as SDHC cards are): ext2 on partition 1, vfat on partition
+    2, 128 MiB each, 4 MiB aligned (the card's allocation unit)."""
+    with open(path, "wb") as f:
+        f.truncate(8 * 1024 * MiB)
+    subprocess.run(["sfdisk", "--quiet", "--no-reread", "--no-tell-kernel",
+                    path], check=True, capture_output=True, text=True,
+                   input="label: dos\nstart=8192, size=262144, type=83\n"
+                         "start=270336, size=262144, type=c\n")
+    d = os.path.dirname(path)
+    ext = os.path.join(d, "p1.img")
+    fat = os.path.join(d, "p2.img")
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", ext, "131072k"],
+                   check=True, capture_output=True)
+    subprocess.run(["mkfs.vfat", "-C", fat, str(131072)], check=True,
+                   capture_output=True)
+    for part, start in ((ext, 8192), (fat, 270336)):
+        subprocess.run(["dd", "if=" + part, "of=" + path, "bs=512",
+                        "seek=%d" % start, "conv=notrunc,sparse",
+                        "status=none"], check=True)
+        os.unlink(part)
+
+
+def sd_drive(path):
+    return ["-drive", "if=sd,index=0,format=raw,file=%s" % path]
+
+
+def nand_drive(path):
+    """An empty NAND image file: the model extends it, erased."""
+    open(path, "wb").close()
+    return ["-drive", "if=mtd,format=raw,file=%s" % path]
+
+
+def run(board, drive_args, fs_list, sizes, total, name, timeout):
+    """Boots @board with timing=on, runs bench-storage.sh; returns its
+    records, [(row, buffer, bytes, ns, busy ns, ns)], in
+    the order the guest printed them."""
+    append = ("am335x.test=bench-storage.sh bench.fs=%s bench.sizes=%s "
+              "bench.total=%d" % (fs_list, ",".join(map(str, sizes)), total))
+    vm = g.Guest(board, "am335x", append=append, earlycon=False,
+                 extra_args=ICOUNT + drive_args, name=name)
+    vm.argv[vm.argv.index("-M") + 1] = board + ",timing=on"
+    print("# " + vm.command_line(), flush=True)
+    vm.start()
+    try:
+        m = vm.expect(r"AM335X-TEST: bench-storage.sh exit=(\d+)", timeout)
+    finally:
+        vm.close()
+    if m.group(1) != "0":
+        raise g.GuestError("bench-storage.sh failed (exit %s); see %s" %
+                           (m.group(1), os.path.join(g.LOGDIR, name + ".log")))
+    return [(r, int(b), int(n), int(ns), int(busy), int(tot))
+            for r, b, n, ns, busy, tot in
+            re.findall(r"^BENCH (\S+) (\d+) bytes=(\d+) ns=(\d+) "
+                       r"busy=(\d+) total=(\d+)", vm.output, re.M)]
