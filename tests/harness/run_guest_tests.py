@@ -10,7 +10,8 @@ every test so a failure can be reproduced by hand, and a last line
 
 With -j 2 (the default; AM335X_TEST_JOBS overrides it) two guests run at
 once, each test in its own worker process; a test's output is printed as
-one block, in registration order, when it is done.
+one block, in registration order, when it is done.  Tests registered as
+exclusive (timing comparisons) run last, alone.
 """
 
 import argparse
@@ -22,7 +23,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suite import TESTS, Skip  # noqa: E402
+from suite import TESTS, EXCLUSIVE, Skip  # noqa: E402
 import soc_tests  # noqa: E402,F401
 import mmc_tests  # noqa: E402,F401
 import net_tests  # noqa: E402,F401
@@ -70,27 +71,35 @@ def main():
 
     print("TAP version 13")
     print("1..%d" % len(selected), flush=True)
+    # The tests that need the host to themselves go last, one at a time.
+    shared = [i for i in selected if TESTS[i][0] not in EXCLUSIVE]
+    alone = [i for i in selected if TESTS[i][0] in EXCLUSIVE]
     passed = failed = 0
+    n = 0
     # maxtasksperchild: a fresh worker per test, so no state leaks between
     # tests; fork keeps the registry without re-importing.
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(max(1, args.j), maxtasksperchild=1) as pool:
-        results = pool.imap(run_one, selected, chunksize=1)
-        for n, i in enumerate(selected, 1):
-            name = TESTS[i][0]
-            verdict, output, why, elapsed = next(results)
-            sys.stdout.write(output)
-            if verdict == "fail":
-                failed += 1
-                print("not ok %d - %s (%.1fs)" % (n, name, elapsed))
-                sys.stdout.write(why)
-            elif verdict.startswith("skip: "):
-                passed += 1
-                print("ok %d - %s # SKIP %s" % (n, name, verdict[6:]))
-            else:
-                passed += 1
-                print("ok %d - %s (%.1fs)" % (n, name, elapsed))
-            sys.stdout.flush()
+    for batch, jobs in ((shared, max(1, args.j)), (alone, 1)):
+        if not batch:
+            continue
+        with ctx.Pool(jobs, maxtasksperchild=1) as pool:
+            results = pool.imap(run_one, batch, chunksize=1)
+            for i in batch:
+                n += 1
+                name = TESTS[i][0]
+                verdict, output, why, elapsed = next(results)
+                sys.stdout.write(output)
+                if verdict == "fail":
+                    failed += 1
+                    print("not ok %d - %s (%.1fs)" % (n, name, elapsed))
+                    sys.stdout.write(why)
+                elif verdict.startswith("skip: "):
+                    passed += 1
+                    print("ok %d - %s # SKIP %s" % (n, name, verdict[6:]))
+                else:
+                    passed += 1
+                    print("ok %d - %s (%.1fs)" % (n, name, elapsed))
+                sys.stdout.flush()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

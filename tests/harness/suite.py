@@ -15,9 +15,17 @@ class Skip(Exception):
     """Raised by a test that cannot run here; the runner reports a TAP SKIP."""
 
 
-def test(name, timeout):
+# Tests that must have the host to themselves (they compare runs made
+# under icount, which host load still reaches): the runner runs them last,
+# one at a time, after the others.
+EXCLUSIVE = set()
+
+
+def test(name, timeout, exclusive=False):
     def register(fn):
         TESTS.append((name, timeout, fn))
+        if exclusive:
+            EXCLUSIVE.add(name)
         return fn
     return register
 

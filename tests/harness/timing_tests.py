@@ -10,7 +10,7 @@ import storage_bench as sb
 from suite import test
 
 
-@test("timing-determinism/beaglebone-black/am335x", 240)
+@test("timing-determinism/beaglebone-black/am335x", 240, exclusive=True)
 def timing_determinism(timeout):
     """Two boots, each writing and reading 1 MiB on the SD card's ext2 in
     100 KB buffers: the guest-measured times and CPU jiffies must match."""
