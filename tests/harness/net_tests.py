@@ -441,6 +441,17 @@ def two_port_dtb(board, kernel, path):
     return path
 
 
+def probe_vlan(vm, wire, mac, vlan_dev, label, leave, left_label):
+    """Frames tagged for VLAN_ID reach VLAN_DEV, those for OTHER_VLAN_ID
+    are dropped; after the LEAVE command, VLAN_ID is dropped too."""
+    probe(vm, wire, "%stagged for VLAN %d" % (label, VLAN_ID),
+          frame(mac, VLAN_ID), True, ("eth0", vlan_dev))
+    probe(vm, wire, "%stagged for VLAN %d" % (label, OTHER_VLAN_ID),
+          frame(mac, OTHER_VLAN_ID), False)
+    check(vm, leave)
+    probe(vm, wire, label + left_label, frame(mac, VLAN_ID), False)
+
+
 def check_switch_vlan(vm, wire, mac):
     """Switch mode (devlink switch_mode), the port in a VLAN-filtering
     bridge, as cpsw_switchdev.rst describes: VLAN 100 added to the port and
@@ -469,13 +480,9 @@ def check_switch_vlan(vm, wire, mac):
     check(vm, "for i in $(seq 50); do grep -q 3 "
               "/sys/class/net/eth0/brport/state && break; sleep 0.2; done; "
               "grep 3 /sys/class/net/eth0/brport/state")
-    probe(vm, wire, "switch mode: tagged for VLAN %d" % VLAN_ID,
-          frame(mac, VLAN_ID), True, ("eth0", "br0.%d" % VLAN_ID))
-    probe(vm, wire, "switch mode: tagged for VLAN %d" % OTHER_VLAN_ID,
-          frame(mac, OTHER_VLAN_ID), False)
-    check(vm, "bridge vlan del dev eth0 vid %d master" % VLAN_ID)
-    probe(vm, wire, "switch mode: VLAN %d without the port" % VLAN_ID,
-          frame(mac, VLAN_ID), False)
+    probe_vlan(vm, wire, mac, "br0.%d" % VLAN_ID, "switch mode: ",
+               "bridge vlan del dev eth0 vid %d master" % VLAN_ID,
+               "VLAN %d without the port" % VLAN_ID)
 
 
 def check_filtering(board, kernel, timeout):
@@ -552,13 +559,9 @@ def check_filtering(board, kernel, timeout):
                 return
             check(vm, "ip link add link eth0 name eth0.%d type vlan id %d && "
                       "ip link set eth0.%d up" % ((VLAN_ID,) * 3))
-            probe(vm, wire, "tagged for VLAN %d" % VLAN_ID,
-                  frame(mac, VLAN_ID), True, ("eth0", "eth0.%d" % VLAN_ID))
-            probe(vm, wire, "tagged for VLAN %d" % OTHER_VLAN_ID,
-                  frame(mac, OTHER_VLAN_ID), False)
-            check(vm, "ip link del eth0.%d" % VLAN_ID)
-            probe(vm, wire, "tagged for the deleted VLAN %d" % VLAN_ID,
-                  frame(mac, VLAN_ID), False)
+            probe_vlan(vm, wire, mac, "eth0.%d" % VLAN_ID, "",
+                       "ip link del eth0.%d" % VLAN_ID,
+                       "tagged for the deleted VLAN %d" % VLAN_ID)
             check_switch_vlan(vm, wire, mac)
     finally:
         wire.close()

@@ -384,6 +384,21 @@ static void test_teardown(void)
     qtest_quit(qts);
 }
 
+/*
+ * Sends a 64-byte frame from DDR, directed to port 1, by the TX descriptor
+ * at @txd, and waits for the DMA's host-error interrupt.
+ */
+static void send_to_port1_until_host_error(QTestState *qts, uint32_t txd)
+{
+    write_desc(qts, txd, 0, DDR, 64,
+               DESC_SOP | DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN |
+               (1 << 16) | 64);
+    qtest_writel(qts, TX_HDP(0), txd);
+    for (int i = 0; i < 100 && !qtest_readl(qts, DMA_INTSTAT_RAW); i++) {
+        qtest_clock_step(qts, 1000);
+    }
+}
+
 static void test_host_error(void)
 {
     QTestState *qts = start_loop();
@@ -441,13 +456,7 @@ static void test_host_error(void)
     write_desc(qts, txd, 0, 0, 1520, DESC_OWNER);
     qtest_writel(qts, RX_HDP(0), txd);
     qtest_writel(qts, TX_CONTROL, 1);
-    write_desc(qts, txd + 0x40, 0, DDR, 64,
-               DESC_SOP | DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN |
-               (1 << 16) | 64);
-    qtest_writel(qts, TX_HDP(0), txd + 0x40);
-    for (int i = 0; i < 100 && !qtest_readl(qts, DMA_INTSTAT_RAW); i++) {
-        qtest_clock_step(qts, 1000);
-    }
+    send_to_port1_until_host_error(qts, txd + 0x40);
     g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 12 & 0xf, ==, 4);
 
     /*
@@ -462,13 +471,7 @@ static void test_host_error(void)
     write_desc(qts, txd, txd, DDR + 0x1000, 32, DESC_OWNER);
     qtest_writel(qts, RX_HDP(1), txd);
     qtest_writel(qts, CPSW + 0x120, 0x11111111);    /* P0_CPDMA_RX_CH_MAP */
-    write_desc(qts, txd + 0x40, 0, DDR, 64,
-               DESC_SOP | DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN |
-               (1 << 16) | 64);
-    qtest_writel(qts, TX_HDP(0), txd + 0x40);
-    for (int i = 0; i < 100 && !qtest_readl(qts, DMA_INTSTAT_RAW); i++) {
-        qtest_clock_step(qts, 1000);
-    }
+    send_to_port1_until_host_error(qts, txd + 0x40);
     g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 8 & 0xff, ==, 0x21);
     g_assert_true(irq_line(qts, IRQ_MISC));
     qtest_quit(qts);
