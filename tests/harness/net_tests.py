@@ -16,7 +16,7 @@ import time
 import urllib.request
 
 import guest as g
-from suite import test, booted, load_modules, Skip
+from suite import test, booted, load_modules, Skip, ALL_PAIRS, CROSS, CROSS_OTHER
 
 MiB = 1024 * 1024
 TCP_BYTES = 64 * MiB
@@ -644,31 +644,44 @@ def check_ptp(board, kernel, timeout):
             raise g.GuestError("eth0 reports no PTP hardware clock")
         dev = "/dev/ptp" + m.group(1)
         check(vm, "cat /sys/class/ptp/ptp%s/clock_name" % m.group(1))
-        out = check(vm, "phc_ctl %s set 1000 get wait 2 get" % dev, 30)
+        out = check(vm, "phc_ctl %s set 1000 get cmp wait 2 get cmp"
+                    % dev, 30)
         times = phc_times(out)
-        if len(times) != 2:
-            raise g.GuestError("phc_ctl printed %d clock times, not 2"
-                               % len(times))
+        offsets = [int(o) for o in
+                   re.findall(r"offset from CLOCK_REALTIME is (-?\d+)ns", out)]
+        if len(times) != 2 or len(offsets) != 2:
+            raise g.GuestError("phc_ctl printed %d clock times and %d "
+                               "offsets, not 2 each" % (len(times),
+                                                       len(offsets)))
         if not 1000.0 <= times[0] < 1000.5:
             raise g.GuestError("PHC read %.9f just after set 1000" % times[0])
-        if not 1.95 <= times[1] - times[0] <= 2.5:
+        # A loaded host can stretch the wait, never shorten it.
+        if not times[1] - times[0] >= 1.95:
             raise g.GuestError("PHC advanced %.9f s over a 2 s wait"
                                % (times[1] - times[0]))
+        # The rate: against the system clock, read in the same ioctl, the
+        # PHC drifts less than 1 ms over the wait, however long it took.
+        drift = offsets[1] - offsets[0]
+        print("#   PHC - CLOCK_REALTIME drifted %d ns over %.3f s"
+              % (drift, times[1] - times[0]))
+        if abs(drift) > 1000000:
+            raise g.GuestError("the PHC drifted %d ns from the system clock"
+                               % drift)
 
 
+# DHCP and the 64 MiB transfers on every pair; the rest on half of them.
 NET_TESTS = {
-    "net-dhcp": check_dhcp_ping,
-    "net-tcp": check_tcp,
-    "net-pacing": check_pacing,
-    "net-carrier": check_carrier,
-    "net-stats": check_stats,
-    "net-iperf": check_iperf,
+    "net-dhcp": (check_dhcp_ping, CROSS),
+    "net-tcp": (check_tcp, ALL_PAIRS),
+    "net-pacing": (check_pacing, CROSS_OTHER),
+    "net-carrier": (check_carrier, CROSS),
+    "net-stats": (check_stats, CROSS_OTHER),
+    "net-iperf": (check_iperf, CROSS),
 }
-for _name, _fn in NET_TESTS.items():
-    for _board in g.BOARDS:
-        for _kernel in g.KERNELS:
-            test("%s/%s/%s" % (_name, _board, _kernel), 240)(
-                lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+for _name, (_fn, _pairs) in NET_TESTS.items():
+    for _board, _kernel in _pairs:
+        test("%s/%s/%s" % (_name, _board, _kernel), 240)(
+            lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
 
 for _board, _kernel in (("beaglebone-black", "am335x"),
                         ("am335x-evm", "debian")):

@@ -10,8 +10,10 @@ every test so a failure can be reproduced by hand, and a last line
 
 With -j 2 (the default; AM335X_TEST_JOBS overrides it) two guests run at
 once, each test in its own worker process; a test's output is printed as
-one block, in registration order, when it is done.  Tests registered as
-exclusive (timing comparisons) run last, alone.
+one block when it is done.  The tests with the longest timeouts (the
+longest tests) start first, so that short ones fill the end and no guest
+runs alone for long; results are printed as they finish.  Tests
+registered as exclusive (timing comparisons) run last, alone.
 """
 
 import argparse
@@ -32,8 +34,9 @@ import timing_tests  # noqa: E402,F401
 
 
 def run_one(index):
-    """Runs one test in a worker process; returns (verdict, its output, the
-    reason it failed, seconds).  verdict is "ok", "skip: REASON" or "fail"."""
+    """Runs one test in a worker process; returns (index, verdict, its
+    output, the reason it failed, seconds).  verdict is "ok", "skip:
+    REASON" or "fail"."""
     name, timeout, fn = TESTS[index]  # by index: lambdas do not pickle
     out = io.StringIO()
     sys.stdout = sys.stderr = out
@@ -49,7 +52,7 @@ def run_one(index):
                       traceback.format_exception_only(type(e), e))
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    return verdict, out.getvalue(), why, time.monotonic() - start
+    return index, verdict, out.getvalue(), why, time.monotonic() - start
 
 
 def main():
@@ -73,6 +76,7 @@ def main():
     print("1..%d" % len(selected), flush=True)
     # The tests that need the host to themselves go last, one at a time.
     shared = [i for i in selected if TESTS[i][0] not in EXCLUSIVE]
+    shared.sort(key=lambda i: -TESTS[i][1])  # stable: same timeout, same order
     alone = [i for i in selected if TESTS[i][0] in EXCLUSIVE]
     passed = failed = 0
     n = 0
@@ -83,11 +87,10 @@ def main():
         if not batch:
             continue
         with ctx.Pool(jobs, maxtasksperchild=1) as pool:
-            results = pool.imap(run_one, batch, chunksize=1)
-            for i in batch:
+            for i, verdict, output, why, elapsed in pool.imap_unordered(
+                    run_one, batch, chunksize=1):
                 n += 1
                 name = TESTS[i][0]
-                verdict, output, why, elapsed = next(results)
                 sys.stdout.write(output)
                 if verdict == "fail":
                     failed += 1

@@ -5,7 +5,7 @@ import re
 import time
 
 import guest as g
-from suite import test, booted, guest_script, load_modules
+from suite import test, booted, guest_script, load_modules, ALL_PAIRS, CROSS, CROSS_OTHER
 
 
 def early_console(board, kernel, timeout):
@@ -179,24 +179,23 @@ def check_led(board, kernel, timeout):
                                    % (level, outputs))
 
 
-# name: (function, boards, kernels)
+# name: (function, board x kernel pairs)
 SOC_TESTS = {
     "probe-clean": (lambda b, k, t: guest_script("probe-clean.sh", b, k, t,
                                                  args="'%s'" % UNMODELLED),
-                    g.BOARDS, g.KERNELS),
+                    ALL_PAIRS),
     # Only the BBB's DT makes the RTC the system power controller.
-    "poweroff": (check_poweroff, ["beaglebone-black"], g.KERNELS),
-    "reboot": (check_reboot, g.BOARDS, g.KERNELS),
-    "watchdog": (check_watchdog, g.BOARDS, g.KERNELS),
-    "rtc": (check_rtc, g.BOARDS, g.KERNELS),
-    "i2c": (check_i2c, g.BOARDS, g.KERNELS),
-    "led": (check_led, ["beaglebone-black"], g.KERNELS),
+    "poweroff": (check_poweroff, [("beaglebone-black", k) for k in g.KERNELS]),
+    "reboot": (check_reboot, CROSS),
+    "watchdog": (check_watchdog, CROSS_OTHER),
+    "rtc": (check_rtc, CROSS),
+    "i2c": (check_i2c, CROSS_OTHER),
+    "led": (check_led, [("beaglebone-black", k) for k in g.KERNELS]),
 }
-for _name, (_fn, _boards, _kernels) in SOC_TESTS.items():
-    for _board in _boards:
-        for _kernel in _kernels:
-            test("%s/%s/%s" % (_name, _board, _kernel), 180)(
-                lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+for _name, (_fn, _pairs) in SOC_TESTS.items():
+    for _board, _kernel in _pairs:
+        test("%s/%s/%s" % (_name, _board, _kernel), 180)(
+            lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
 
 # The same tests are not tuned to one DT: the BeagleBone Green's runs too.
 for _kernel in g.KERNELS:

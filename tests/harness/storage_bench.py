@@ -25,6 +25,13 @@ SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"
 NAND_UBIFS = "nand_ubifs:/dev/mtd9:ubifs"
 
 
+# Card images made the same, byte for byte, every time: fixed disk label,
+# UUIDs, hash seed, volume ID and timestamps (those of the guest's RTC).
+FIXED_ID = "414d3335"
+FIXED_UUID = "414d3335-0000-4000-8000-000000000001"
+FIXED_TIME = {"E2FSPROGS_FAKE_TIME": "1704067200"}  # 2024-01-01T00:00:00Z
+
+
 def sd_card(path):
     """An 8 GiB sparse card image like the SanDisk microSDHC (block
     addressed, as SDHC cards are): ext2 on partition 1, vfat on partition
@@ -33,15 +40,18 @@ def sd_card(path):
         f.truncate(8 * 1024 * MiB)
     subprocess.run(["sfdisk", "--quiet", "--no-reread", "--no-tell-kernel",
                     path], check=True, capture_output=True, text=True,
-                   input="label: dos\nstart=8192, size=262144, type=83\n"
+                   input="label: dos\nlabel-id: 0x%s\n" % FIXED_ID +
+                         "start=8192, size=262144, type=83\n"
                          "start=270336, size=262144, type=c\n")
     d = os.path.dirname(path)
     ext = os.path.join(d, "p1.img")
     fat = os.path.join(d, "p2.img")
-    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", ext, "131072k"],
-                   check=True, capture_output=True)
-    subprocess.run(["mkfs.vfat", "-C", fat, str(131072)], check=True,
-                   capture_output=True)
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", "-U", FIXED_UUID,
+                    "-E", "hash_seed=" + FIXED_UUID, ext, "131072k"],
+                   check=True, capture_output=True,
+                   env=dict(os.environ, **FIXED_TIME))
+    subprocess.run(["mkfs.vfat", "--invariant", "-i", FIXED_ID, "-C", fat,
+                    str(131072)], check=True, capture_output=True)
     for part, start in ((ext, 8192), (fat, 270336)):
         subprocess.run(["dd", "if=" + part, "of=" + path, "bs=512",
                         "seek=%d" % start, "conv=notrunc,sparse",
@@ -65,8 +75,10 @@ def run(board, drive_args, fs_list, sizes, total, name, timeout):
     the order the guest printed them."""
     append = ("am335x.test=bench-storage.sh bench.fs=%s bench.sizes=%s "
               "bench.total=%d" % (fs_list, ",".join(map(str, sizes)), total))
+    # No network backend: nothing from the host reaches the guest.
     vm = g.Guest(board, "am335x", append=append, earlycon=False,
-                 extra_args=ICOUNT + drive_args, name=name)
+                 extra_args=ICOUNT + ["-nic", "none"] + drive_args,
+                 name=name)
     vm.argv[vm.argv.index("-M") + 1] = board + ",timing=on"
     print("# " + vm.command_line(), flush=True)
     vm.start()

@@ -30,6 +30,16 @@ def test(name, timeout, exclusive=False):
     return register
 
 
+# Board x kernel pairs.  ALL_PAIRS for what differs per board and per
+# kernel build (boot, probing, the core networking criteria).  A test whose
+# driver is the same source in both kernels runs on one of the two CROSS
+# sets instead: each board once and each kernel once, so a family of such
+# tests still covers all four pairs between them, in half the boots.
+ALL_PAIRS = [(b, k) for b in g.BOARDS for k in g.KERNELS]
+CROSS = [("beaglebone-black", "debian"), ("am335x-evm", "am335x")]
+CROSS_OTHER = [("beaglebone-black", "am335x"), ("am335x-evm", "debian")]
+
+
 def booted(board, kernel, what, timeout, **kw):
     """Starts a guest and waits for its shell; the caller closes it (use it
     in a with statement).  The QEMU command line is printed first, so any
