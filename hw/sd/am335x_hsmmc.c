@@ -213,6 +213,12 @@ REG32(REV, 0x2fc)
  * interface clock.  10 us (about a thousand functional clocks) lets a
  * polling driver see the bit set, as sdhci_omap_reset() waits for before
  * waiting for it to clear; each wait gives up after 20 ms.
+ *
+ * On the chip the reset outlasts the CPU's next read of SD_SYSCTL, which
+ * that driver relies on.  Without icount, host scheduling can stretch the
+ * virtual time between the write and that read past 10 us (seen: the
+ * eMMC's resets then cost the boot 20 ms each), so the bits end only on a
+ * read after the 10 us that follows one that saw them set.
  */
 #define AM335X_HSMMC_SRST_NS    (10 * SCALE_US)
 
@@ -571,9 +577,10 @@ static void am335x_hsmmc_apply_capa(AM335xHsmmcState *s)
  */
 static void am335x_hsmmc_reset_regs(AM335xHsmmcState *s)
 {
-    timer_del(&s->srst_timer);
     am335x_hsmmc_timing_reset(s);
     s->srst_pending = 0;
+    s->srst_seen = false;
+    s->srst_deadline = 0;
     s->sysconfig = 0;
     s->csre = 0;
     s->systest = 0;
@@ -593,18 +600,26 @@ static void am335x_hsmmc_softreset(AM335xHsmmcState *s)
     am335x_hsmmc_update_dma(s);
 }
 
-static void am335x_hsmmc_srst_done(void *opaque)
+/* SD_SYSCTL as read: a reset seen running and past its time ends here. */
+static void am335x_hsmmc_srst_read(AM335xHsmmcState *s)
 {
-    AM335xHsmmcState *s = AM335X_HSMMC(opaque);
-
-    trace_am335x_hsmmc_srst(am335x_hsmmc_id(s), s->srst_pending, 0);
-    s->srst_pending = 0;
+    if (!s->srst_pending) {
+        return;
+    }
+    if (s->srst_seen &&
+        qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= s->srst_deadline) {
+        trace_am335x_hsmmc_srst(am335x_hsmmc_id(s), s->srst_pending, 0);
+        s->srst_pending = 0;
+        s->srst_seen = false;
+        return;
+    }
+    s->srst_seen = true;
 }
 
 /*
  * SD_SYSCTL SRA/SRC/SRD.  The core resets at once, and one line at a time
  * (it ignores a write with several bits), so each is passed on alone;
- * the bits read 1 until the timer ends the reset.
+ * the bits read 1 until am335x_hsmmc_srst_read() ends the reset.
  */
 static void am335x_hsmmc_srst(AM335xHsmmcState *s, uint8_t bits)
 {
@@ -634,8 +649,9 @@ static void am335x_hsmmc_srst(AM335xHsmmcState *s, uint8_t bits)
         }
     }
     s->srst_pending |= bits;
-    timer_mod(&s->srst_timer,
-              qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + AM335X_HSMMC_SRST_NS);
+    s->srst_seen = false;
+    s->srst_deadline = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                       AM335X_HSMMC_SRST_NS;
     am335x_hsmmc_update_dma(s);
 }
 
@@ -873,17 +889,7 @@ static uint64_t am335x_hsmmc_host_read(AM335xHsmmcState *s, hwaddr offset,
         word = FIELD_DP32(word, HCTL, SDBP, s->bus_power);
         break;
     case A_SYSCTL:
-        /*
-         * A reset whose time is up reads done even if the timer has not
-         * run yet: a busy host may run the guest's delay loop, which
-         * reads the same virtual clock, before it runs QEMU's timers.
-         */
-        if (s->srst_pending &&
-            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >=
-            timer_expire_time_ns(&s->srst_timer)) {
-            timer_del(&s->srst_timer);
-            am335x_hsmmc_srst_done(s);
-        }
+        am335x_hsmmc_srst_read(s);
         word = am335x_hsmmc_core_read(s, reg, 4);
         word = FIELD_DP32(word, SYSCTL, SRST, s->srst_pending);
         break;
@@ -1149,8 +1155,6 @@ static void am335x_hsmmc_init(Object *obj)
     DeviceState *dev = DEVICE(obj);
 
     object_initialize_child(obj, "sdhci", &s->sdhci, TYPE_SYSBUS_SDHCI);
-    timer_init_ns(&s->srst_timer, QEMU_CLOCK_VIRTUAL, am335x_hsmmc_srst_done,
-                  s);
     timer_init_ns(&s->data_timer, QEMU_CLOCK_VIRTUAL,
                   am335x_hsmmc_data_timer, s);
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq);
@@ -1179,8 +1183,8 @@ static int am335x_hsmmc_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_am335x_hsmmc = {
     .name = TYPE_AM335X_HSMMC,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .post_load = am335x_hsmmc_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(sysconfig, AM335xHsmmcState),
@@ -1194,7 +1198,8 @@ static const VMStateDescription vmstate_am335x_hsmmc = {
         VMSTATE_BOOL(dma_enable, AM335xHsmmcState),
         VMSTATE_BOOL(bus_power, AM335xHsmmcState),
         VMSTATE_UINT8(srst_pending, AM335xHsmmcState),
-        VMSTATE_TIMER(srst_timer, AM335xHsmmcState),
+        VMSTATE_INT64(srst_deadline, AM335xHsmmcState),
+        VMSTATE_BOOL(srst_seen, AM335xHsmmcState),
         VMSTATE_BOOL_ARRAY(dma_level, AM335xHsmmcState,
                            AM335X_HSMMC_NUM_DMA),
         VMSTATE_BOOL_ARRAY(dma_signalled, AM335xHsmmcState,

@@ -45,7 +45,6 @@ struct AM335xHsmmcState {
     SDHCIState sdhci;
 
     MemoryRegion iomem;
-    QEMUTimer srst_timer;
     qemu_irq irq;
     qemu_irq dma_req[AM335X_HSMMC_NUM_DMA];
     qemu_irq card_detect;
@@ -66,8 +65,12 @@ struct AM335xHsmmcState {
     bool dma_enable;
     /* SD_HCTL.SDBP, kept here: see am335x_hsmmc_write_hctl() */
     bool bus_power;
-    /* SD_SYSCTL SRA/SRC/SRD still reading 1 until srst_timer fires */
+    /* SD_SYSCTL SRA/SRC/SRD still reading 1 */
     uint8_t srst_pending;
+    /* QEMU_CLOCK_VIRTUAL ns from which they may read 0 */
+    int64_t srst_deadline;
+    /* A read has returned them set since the write */
+    bool srst_seen;
 
     /* Levels of the outputs */
     bool dma_level[AM335X_HSMMC_NUM_DMA];
