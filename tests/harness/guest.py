@@ -72,7 +72,12 @@ class Guest:
     """One QEMU instance with its UART0 on a pipe."""
 
     def __init__(self, board, kernel, dtb=None, initrd=None, append="",
-                 earlycon=True, extra_args=(), name=None, reboot=False):
+                 earlycon=True, extra_args=(), name=None, reboot=False,
+                 as_shipped=False):
+        """AS_SHIPPED boots the zImage and the gzip'ed initramfs; otherwise
+        their uncompressed copies (uImage, initramfs.cpio), which skip
+        seconds of decompression under emulation, run the same kernel
+        code and unpack the same files."""
         if board not in BOARDS:
             raise GuestError("unknown board %r" % board)
         if kernel not in KERNELS:
@@ -81,8 +86,12 @@ class Guest:
         self.board = board
         self.kernel = kernel
         self.dtb = dtb or os.path.join(kdir, "dtbs", BOARDS[board])
+        unpacked = not as_shipped and \
+            os.path.exists(os.path.join(kdir, "uImage")) and \
+            os.path.exists(os.path.join(kdir, "initramfs.cpio"))
         if initrd is None:
-            initrd = os.path.join(kdir, "initramfs.cpio.gz")
+            initrd = os.path.join(kdir, "initramfs.cpio" if unpacked
+                                  else "initramfs.cpio.gz")
         cmdline = "console=%s,115200n8" % CONSOLE[kernel]
         if earlycon:
             cmdline += " earlycon=uart8250,mmio32,0x%x,115200n8" % UART0
@@ -93,7 +102,8 @@ class Guest:
         self.argv = [QEMU, "-M", board, "-nographic",
                      "-monitor", "none", "-serial", "stdio",
                      "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
-                     "-kernel", os.path.join(kdir, "zImage"),
+                     "-kernel", os.path.join(kdir, "uImage" if unpacked
+                                             else "zImage"),
                      "-dtb", self.dtb]
         if initrd:
             self.argv += ["-initrd", initrd]

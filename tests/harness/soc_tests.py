@@ -12,7 +12,8 @@ def early_console(board, kernel, timeout):
     """The kernel's own log lines arrive through UART0 (earlycon on the
     8250 core at 0x44e09000).  Checked against the kernel version and the
     DTB's model string, so nothing but real UART output can pass."""
-    with g.Guest(board, kernel, name="early-console-%s-%s" % (board, kernel)) as vm:
+    with g.Guest(board, kernel, name="early-console-%s-%s" % (board, kernel),
+                 as_shipped=True) as vm:
         print("# " + vm.command_line(), flush=True)
         version = g.kernel_version(kernel)
         model = g.dtb_model(vm.dtb)
@@ -32,8 +33,10 @@ for _board in g.BOARDS:
 def boot_shell(board, kernel, timeout):
     """Boots to the busybox shell with the kernel's own console driver
     (omap-serial or 8250_omap, interrupt-driven RX) and runs a command
-    typed on the serial console."""
-    with booted(board, kernel, "boot-shell", timeout) as vm:
+    typed on the serial console.  The zImage and initramfs.cpio.gz as
+    shipped, decompressors included (the other tests boot their
+    uncompressed copies)."""
+    with booted(board, kernel, "boot-shell", timeout, as_shipped=True) as vm:
         status, out = vm.shell("echo $((6 * 7))-answer; cat /proc/device-tree/model")
         if status != 0 or "42-answer" not in out:
             raise g.GuestError("shell did not run the command: %r" % out)
