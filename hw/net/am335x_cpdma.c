@@ -30,9 +30,9 @@
  * silicon's FIFO allows: about 80 ns between frames.
  *
  * Not modelled: TX priorities and rate limiting (channels are served in
- * HDP-write order, or in turn with timing), RX flow control, the receive threshold DMA stall,
- * command IDLE, and the teardown-complete flag in a pending SOP descriptor
- * (the host frees what is left, as Linux does).
+ * HDP-write order, or in turn with timing), RX flow control, the receive
+ * threshold DMA stall, command IDLE, and the teardown-complete flag in a
+ * pending SOP descriptor (the host frees what is left, as Linux does).
  *
  * Reference: AM335x TRM (SPRUH73), sections 14.3.2.7-14.3.2.10 and 14.5.5.
  *
@@ -141,12 +141,6 @@ enum {
  */
 #define CPDMA_L3_BANDWIDTH      (16ULL * 200 * 1000 * 1000)
 #define CPDMA_BUF_LATENCY_NS    40
-/*
- * The MAC starts a frame on the wire once this much of it is in its
- * FIFO: CPSW_SS TX_START_WDS, 0x20 32-bit words at reset (TRM 14.5.1),
- * which Linux keeps.
- */
-#define CPDMA_TX_START_BYTES    (0x20 * 4)
 
 /* Bounds on a walk of guest descriptor lists */
 #define TX_MAX_PACKETS_PER_KICK 4096
@@ -389,8 +383,8 @@ static bool cpdma_tx_packet(AM335xCpdmaState *s, int ch)
 /*
  * With timing, one packet is on its way at a time.  Its buffers cross the
  * L3 port from now on, each after the memory's access latency; the MAC
- * starts it on the wire once its first CPDMA_TX_START_BYTES are in the
- * port's FIFO, and the CPDMA completes it when it has left the wire (or
+ * starts it on the wire once its first tx_start_bytes are in the port's
+ * FIFO, and the CPDMA completes it when it has left the wire (or
  * when its last byte was read, if that is later).  The channels take
  * turns.
  */
@@ -421,7 +415,7 @@ static void cpdma_tx_start(AM335xCpdmaState *s)
         s->tx_rr = ch;
         ready = MAX(now, s->port.busy_until) + s->buf_latency_ns +
                 am335x_timing_bytes_ns(&s->port,
-                                       MIN(total, CPDMA_TX_START_BYTES));
+                                       MIN(total, s->tx_start_bytes));
         fetched = am335x_timing_book_at(&s->port, now, total,
                                         (int64_t)nbufs * s->buf_latency_ns);
         trace_am335x_cpdma_tx(ch, s->tx_pkt.sop, total, to_port);

@@ -867,6 +867,16 @@ static void am335x_cpsw_cpts_write(AM335xCpswState *s, hwaddr offset,
     am335x_cpsw_update_irq(s);
 }
 
+/*
+ * The MAC starts a frame on the wire once TX_START_WDS words of it are in
+ * its FIFO (TRM 14.5.1, CPSW_SS TX_START_WDS: 0x20 at reset, which Linux
+ * keeps); the CPDMA, which fills the FIFO, times that.
+ */
+static void am335x_cpsw_tx_start_update(AM335xCpswState *s)
+{
+    s->cpdma.tx_start_bytes = (s->ss[R_SS_TX_START_WDS] & 0x7ff) * 4;
+}
+
 static uint64_t am335x_cpsw_read(void *opaque, hwaddr offset, unsigned size)
 {
     AM335xCpswState *s = opaque;
@@ -925,6 +935,10 @@ static void am335x_cpsw_write(void *opaque, hwaddr offset, uint64_t value,
             break;
         case A_SS_SOFT_RESET:
             /* Completes at once; the register state is kept. */
+            break;
+        case A_SS_TX_START_WDS:
+            s->ss[offset / 4] = v;
+            am335x_cpsw_tx_start_update(s);
             break;
         default:
             s->ss[offset / 4] = v;
@@ -1012,6 +1026,7 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
     s->ss[R_SS_THRU_RATE] = 0x3003;
     s->ss[R_SS_GAP_THRESH] = 0xb;
     s->ss[R_SS_TX_START_WDS] = 0x20;
+    am335x_cpsw_tx_start_update(s);
     s->ss[R_SS_FLOW_CONTROL] = 0x1;
     s->ss[R_SS_VLAN_LTYPE] = 0x81008100;
     memset(s->portregs, 0, sizeof(s->portregs));
@@ -1175,6 +1190,8 @@ static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
 static int am335x_cpsw_post_load(void *opaque, int version_id)
 {
     AM335xCpswState *s = opaque;
+
+    am335x_cpsw_tx_start_update(s);
 
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
         if (s->port[n].nic) {

@@ -84,6 +84,9 @@ struct AM335xCpdmaState {
     AM335xCpdmaTxPacket tx_pkt;
     uint32_t tx_rr;         /* the channel served last */
 
+    /* The CPSW's TX_START_WDS in bytes: what the MAC waits for in its FIFO */
+    uint32_t tx_start_bytes;
+
     const AM335xCpdmaOps *ops;
     void *ops_opaque;
     uint8_t frame[AM335X_CPDMA_MAX_FRAME + 1];
