@@ -298,6 +298,7 @@ static bool am335x_soc_realize_cpsw(AM335xSoCState *s, Error **errp)
         nd->instantiated = 1;
     }
     qdev_prop_set_macaddr(DEVICE(sbd), "mac-base", s->control.mac_base.a);
+    qdev_prop_set_bit(DEVICE(sbd), "timing", s->timing);
     object_property_set_link(OBJECT(sbd), "dma-mr",
                              OBJECT(get_system_memory()), &error_abort);
     if (!sysbus_realize(sbd, errp)) {

@@ -21,10 +21,18 @@
  * silicon does; only a soft reset restarts it.  Descriptor lists are
  * guest memory: every walk is bounded.
  *
+ * With the machine's timing=on, one TX packet is on its way at a time
+ * (see cpdma_tx_start): its buffers cross the L3 port at the port's
+ * bandwidth after the memory's latency each, and it completes when the
+ * CPSW says it has left the wire; the channels take turns.  RX frames
+ * book the same port (am335x_cpdma_rx_book).  The fetch of the next
+ * packet does not overlap the wire time of the one before, which the
+ * silicon's FIFO allows: about 80 ns between frames.
+ *
  * Not modelled: TX priorities and rate limiting (channels are served in
- * HDP-write order), RX flow control, the receive threshold DMA stall,
- * command IDLE, and the teardown-complete flag in a pending SOP descriptor
- * (the host frees what is left, as Linux does).
+ * HDP-write order, or in turn with timing), RX flow control, the receive
+ * threshold DMA stall, command IDLE, and the teardown-complete flag in a
+ * pending SOP descriptor (the host frees what is left, as Linux does).
  *
  * Reference: AM335x TRM (SPRUH73), sections 14.3.2.7-14.3.2.10 and 14.5.5.
  *
@@ -118,6 +126,21 @@ enum {
     RX_ERR_ZERO_LEN = 5,
     RX_ERR_SOP_LEN = 6,
 };
+
+/*
+ * Timing (timing=on).  The CPDMA masters the L3 fast interconnect as the
+ * EDMA's transfer controllers do: L3F_CLK = CORE_CLKOUTM4 = 200 MHz (TRM
+ * 8.1.6.1) on a 128-bit port, 3.2 GB/s, the figure of the TPTC model.
+ * Each buffer then costs the memory's access latency before its first
+ * data: the AM335x EVM's DDR2 (Micron MT47H128M16RT-25E, run at 266 MHz
+ * in the PSP's measurements) opens a row in tRP + tRCD = 12.5 + 12.5 ns
+ * and returns data CL = 4 clocks (15 ns at 3.75 ns) later: 40 ns.  The
+ * interconnect's own pipeline stages are not counted.  The descriptors
+ * themselves are in the CPSW's CPPI RAM (as Linux places them), next to
+ * the DMA: their access is not counted either.
+ */
+#define CPDMA_L3_BANDWIDTH      (16ULL * 200 * 1000 * 1000)
+#define CPDMA_BUF_LATENCY_NS    40
 
 /* Bounds on a walk of guest descriptor lists */
 #define TX_MAX_PACKETS_PER_KICK 4096
@@ -220,17 +243,21 @@ static void cpdma_write_word(AM335xCpdmaState *s, uint32_t addr, int word,
 }
 
 /*
- * Sends one packet from TX channel @ch's list; false when the channel
- * stopped (list done, error).
+ * Reads the packet at the head of TX channel @ch's list into s->frame;
+ * false (with the host error raised) if its descriptors are bad.  *next is
+ * the EOP's link as read, *nbufs the number of buffers.
  */
-static bool cpdma_tx_packet(AM335xCpdmaState *s, int ch)
+static bool cpdma_tx_fetch(AM335xCpdmaState *s, int ch,
+                           AM335xCpdmaTxPacket *pkt, size_t *len,
+                           uint32_t *next, int *to_port, int *nbufs)
 {
     AM335xCpdmaChan *c = &s->tx[ch];
-    uint32_t sop = c->hdp, addr = sop, sop_mode, eop_mode;
+    uint32_t sop = c->hdp, addr = sop;
     size_t total = 0;
-    int to_port = -1;
     CpdmaDesc d;
+    int n;
 
+    *to_port = -1;
     if (!cpdma_read_desc(s, addr, &d)) {
         cpdma_host_error(s, true, ch, TX_ERR_SOP, addr);
         return false;
@@ -243,11 +270,13 @@ static bool cpdma_tx_packet(AM335xCpdmaState *s, int ch)
         cpdma_host_error(s, true, ch, TX_ERR_OWNER, addr);
         return false;
     }
-    sop_mode = d.mode;
-    if (sop_mode & DESC_TO_PORT_EN) {
-        to_port = (sop_mode >> DESC_PORT_SHIFT) & 3;
+    pkt->ch = ch;
+    pkt->sop = sop;
+    pkt->sop_mode = d.mode;
+    if (d.mode & DESC_TO_PORT_EN) {
+        *to_port = (d.mode >> DESC_PORT_SHIFT) & 3;
     }
-    for (int n = 0; ; n++) {
+    for (n = 0; ; n++) {
         uint32_t off = n ? 0 : d.len >> 16;
         uint32_t blen = d.len & 0xffff;
 
@@ -285,38 +314,148 @@ static bool cpdma_tx_packet(AM335xCpdmaState *s, int ch)
         }
     }
     /* The SOP's packet length must be what the buffers add up to. */
-    if ((sop_mode & DESC_PKT_LEN) != total) {
+    if ((pkt->sop_mode & DESC_PKT_LEN) != total) {
         qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpdma: TX packet length %u "
-                      "but buffers hold %zu\n", sop_mode & DESC_PKT_LEN,
+                      "but buffers hold %zu\n", pkt->sop_mode & DESC_PKT_LEN,
                       total);
         cpdma_host_error(s, true, ch, TX_ERR_PKT_LEN, sop);
         return false;
     }
-    trace_am335x_cpdma_tx(ch, sop, total, to_port);
-    if (s->ops && s->ops->transmit) {
-        s->ops->transmit(s->ops_opaque, to_port, s->frame, total);
-    }
+    pkt->eop = addr;
+    pkt->eop_mode = d.mode;
+    *len = total;
+    *next = d.next;
+    *nbufs = n + 1;
+    return true;
+}
 
-    /* Hand the descriptors back; the last one of the list gets EOQ. */
-    cpdma_write_word(s, sop, 3, sop_mode & ~DESC_OWNER);
-    eop_mode = d.mode & ~DESC_OWNER;
-    if (!d.next) {
+/*
+ * Hands a sent packet's descriptors back: OWNER cleared in the SOP, EOQ
+ * set in the EOP if @next (its link) ended the list; the channel moves on
+ * and its interrupt is raised.  Returns whether the list goes on.
+ */
+static bool cpdma_tx_complete(AM335xCpdmaState *s,
+                              const AM335xCpdmaTxPacket *pkt, uint32_t next)
+{
+    AM335xCpdmaChan *c = &s->tx[pkt->ch];
+    uint32_t eop_mode;
+
+    cpdma_write_word(s, pkt->sop, 3, pkt->sop_mode & ~DESC_OWNER);
+    eop_mode = pkt->eop_mode & ~DESC_OWNER;
+    if (!next) {
         eop_mode |= DESC_EOQ;
-        if (addr == sop) {
-            eop_mode = (sop_mode & ~DESC_OWNER) | DESC_EOQ;
+        if (pkt->eop == pkt->sop) {
+            eop_mode = (pkt->sop_mode & ~DESC_OWNER) | DESC_EOQ;
         }
-        cpdma_write_word(s, addr, 3, eop_mode);
+        cpdma_write_word(s, pkt->eop, 3, eop_mode);
     }
-    c->hdp = d.next;
-    c->cp = addr;
-    s->tx_int_raw |= 1u << ch;
+    /* A host that rewrote HDP meanwhile has started a list of its own. */
+    if (c->hdp == pkt->sop) {
+        c->hdp = next;
+    }
+    c->cp = pkt->eop;
+    s->tx_int_raw |= 1u << pkt->ch;
+    trace_am335x_cpdma_tx_done(pkt->ch, pkt->eop, next);
     return c->hdp != 0;
+}
+
+/*
+ * Sends one packet from TX channel @ch's list at once (timing=off); false
+ * when the channel stopped (list done, error).
+ */
+static bool cpdma_tx_packet(AM335xCpdmaState *s, int ch)
+{
+    AM335xCpdmaTxPacket pkt;
+    uint32_t next;
+    size_t total;
+    int to_port, nbufs;
+
+    if (!cpdma_tx_fetch(s, ch, &pkt, &total, &next, &to_port, &nbufs)) {
+        return false;
+    }
+    trace_am335x_cpdma_tx(ch, pkt.sop, total, to_port);
+    if (s->ops && s->ops->transmit) {
+        s->ops->transmit(s->ops_opaque, to_port, s->frame, total, 0);
+    }
+    return cpdma_tx_complete(s, &pkt, next);
+}
+
+/*
+ * With timing, one packet is on its way at a time.  Its buffers cross the
+ * L3 port from now on, each after the memory's access latency; the MAC
+ * starts it on the wire once its first tx_start_bytes are in the port's
+ * FIFO, and the CPDMA completes it when it has left the wire (or
+ * when its last byte was read, if that is later).  The channels take
+ * turns.
+ */
+static void cpdma_tx_start(AM335xCpdmaState *s)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    if (s->tx_busy) {
+        return;
+    }
+    for (int i = 1; i <= AM335X_CPDMA_NUM_CH; i++) {
+        int ch = (s->tx_rr + i) % AM335X_CPDMA_NUM_CH;
+        int64_t ready, fetched, sent = 0;
+        uint32_t next;
+        size_t total;
+        int to_port, nbufs;
+
+        if (!(s->tx_control & 1) || cpdma_halted(s)) {
+            return;
+        }
+        if (!s->tx[ch].hdp) {
+            continue;
+        }
+        if (!cpdma_tx_fetch(s, ch, &s->tx_pkt, &total, &next, &to_port,
+                            &nbufs)) {
+            return;
+        }
+        s->tx_rr = ch;
+        ready = MAX(now, s->port.busy_until) + s->buf_latency_ns +
+                am335x_timing_bytes_ns(&s->port,
+                                       MIN(total, s->tx_start_bytes));
+        fetched = am335x_timing_book_at(&s->port, now, total,
+                                        (int64_t)nbufs * s->buf_latency_ns);
+        trace_am335x_cpdma_tx(ch, s->tx_pkt.sop, total, to_port);
+        if (s->ops && s->ops->transmit) {
+            sent = s->ops->transmit(s->ops_opaque, to_port, s->frame, total,
+                                    ready);
+        }
+        s->tx_busy = true;
+        timer_mod(s->tx_timer, MAX(fetched, sent));
+        return;
+    }
+}
+
+static void cpdma_tx_timer(void *opaque)
+{
+    AM335xCpdmaState *s = opaque;
+    uint32_t next = 0;
+
+    if (s->tx_busy) {
+        s->tx_busy = false;
+        /* Read the link now: the host may have appended to the list. */
+        if (dma_memory_read(&s->dma_as, s->tx_pkt.eop, &next, 4,
+                            MEMTXATTRS_UNSPECIFIED) != MEMTX_OK) {
+            next = 0;
+        }
+        cpdma_tx_complete(s, &s->tx_pkt, le32_to_cpu(next));
+    }
+    cpdma_tx_start(s);
+    cpdma_irq_update(s);
 }
 
 static void cpdma_tx_kick(AM335xCpdmaState *s, int ch)
 {
     int n;
 
+    if (s->timing) {
+        cpdma_tx_start(s);
+        cpdma_irq_update(s);
+        return;
+    }
     for (n = 0; n < TX_MAX_PACKETS_PER_KICK; n++) {
         if (!(s->tx_control & 1) || cpdma_halted(s) || !s->tx[ch].hdp ||
             !cpdma_tx_packet(s, ch)) {
@@ -328,6 +467,12 @@ static void cpdma_tx_kick(AM335xCpdmaState *s, int ch)
                       "than %d packets in one go, stopping\n", ch, n);
     }
     cpdma_irq_update(s);
+}
+
+int64_t am335x_cpdma_rx_book(AM335xCpdmaState *s, int64_t start, size_t len)
+{
+    /* Linux gives each RX descriptor a buffer for a whole frame. */
+    return am335x_timing_book_at(&s->port, start, len, s->buf_latency_ns);
 }
 
 bool am335x_cpdma_can_receive(AM335xCpdmaState *s, int ch)
@@ -430,10 +575,18 @@ static void cpdma_teardown(AM335xCpdmaState *s, bool tx, uint32_t val)
         return;
     }
     trace_am335x_cpdma_teardown(tx, ch);
+    if (tx && s->tx_busy && s->tx_pkt.ch == ch) {
+        /* The packet on the wire is dropped with the rest of the list. */
+        s->tx_busy = false;
+        timer_del(s->tx_timer);
+    }
     c->hdp = 0;
     c->cp = CPDMA_TEARDOWN_CP;
     if (tx) {
         s->tx_int_raw |= 1u << ch;
+        if (s->timing) {
+            cpdma_tx_start(s);
+        }
     } else {
         s->rx_int_raw |= 1u << ch;
     }
@@ -459,6 +612,11 @@ static void cpdma_soft_reset(AM335xCpdmaState *s)
     memset(s->rx_free, 0, sizeof(s->rx_free));
     memset(s->tx, 0, sizeof(s->tx));
     memset(s->rx, 0, sizeof(s->rx));
+    s->tx_busy = false;
+    s->tx_rr = 0;
+    if (s->tx_timer) {
+        timer_del(s->tx_timer);
+    }
 }
 
 static uint64_t am335x_cpdma_read(void *opaque, hwaddr offset, unsigned size)
@@ -735,6 +893,7 @@ static void am335x_cpdma_reset_hold(Object *obj, ResetType type)
 
     cpdma_soft_reset(s);
     memset(s->stateram_other, 0, sizeof(s->stateram_other));
+    am335x_timing_reset(&s->port);
 }
 
 static void am335x_cpdma_reset_exit(Object *obj, ResetType type)
@@ -764,6 +923,8 @@ static void am335x_cpdma_realize(DeviceState *dev, Error **errp)
         return;
     }
     address_space_init(&s->dma_as, s->dma_mr, TYPE_AM335X_CPDMA);
+    am335x_timing_init(&s->port, s->bandwidth, 0);
+    s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, cpdma_tx_timer, s);
 }
 
 static const VMStateDescription vmstate_am335x_cpdma_chan = {
@@ -774,6 +935,53 @@ static const VMStateDescription vmstate_am335x_cpdma_chan = {
         VMSTATE_UINT32(hdp, AM335xCpdmaChan),
         VMSTATE_UINT32(cp, AM335xCpdmaChan),
         VMSTATE_UINT32(cp_ack, AM335xCpdmaChan),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_am335x_cpdma_tx_packet = {
+    .name = TYPE_AM335X_CPDMA "-tx-packet",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_INT32(ch, AM335xCpdmaTxPacket),
+        VMSTATE_UINT32(sop, AM335xCpdmaTxPacket),
+        VMSTATE_UINT32(eop, AM335xCpdmaTxPacket),
+        VMSTATE_UINT32(sop_mode, AM335xCpdmaTxPacket),
+        VMSTATE_UINT32(eop_mode, AM335xCpdmaTxPacket),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static bool am335x_cpdma_timing_needed(void *opaque)
+{
+    return AM335X_CPDMA(opaque)->timing;
+}
+
+static int am335x_cpdma_timing_post_load(void *opaque, int version_id)
+{
+    AM335xCpdmaState *s = opaque;
+
+    if (s->tx_pkt.ch < 0 || s->tx_pkt.ch >= AM335X_CPDMA_NUM_CH ||
+        s->tx_rr >= AM335X_CPDMA_NUM_CH) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_am335x_cpdma_timing = {
+    .name = TYPE_AM335X_CPDMA "/timing",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = am335x_cpdma_timing_needed,
+    .post_load = am335x_cpdma_timing_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_AM335X_TIMING(port, AM335xCpdmaState),
+        VMSTATE_TIMER_PTR(tx_timer, AM335xCpdmaState),
+        VMSTATE_BOOL(tx_busy, AM335xCpdmaState),
+        VMSTATE_STRUCT(tx_pkt, AM335xCpdmaState, 1,
+                       vmstate_am335x_cpdma_tx_packet, AM335xCpdmaTxPacket),
+        VMSTATE_UINT32(tx_rr, AM335xCpdmaState),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -807,12 +1015,24 @@ static const VMStateDescription vmstate_am335x_cpdma = {
         VMSTATE_UINT32_ARRAY(stateram_other, AM335xCpdmaState,
                              (AM335X_CPDMA_STATERAM_SIZE - 0x80) / 4),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_am335x_cpdma_timing,
+        NULL
     }
 };
 
 static const Property am335x_cpdma_properties[] = {
     DEFINE_PROP_LINK("dma-mr", AM335xCpdmaState, dma_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),
+    /* The machine's timing=on|off, set by the CPSW */
+    DEFINE_PROP_BOOL("timing", AM335xCpdmaState, timing, false),
+    /* The L3 master port: 128 bits at L3F_CLK 200 MHz (TRM 8.1.6.1) */
+    DEFINE_PROP_UINT64("bandwidth", AM335xCpdmaState, bandwidth,
+                       CPDMA_L3_BANDWIDTH),
+    /* Per buffer: the DDR2's tRP + tRCD + CL, MT47H128M16RT-25E at 266 MHz */
+    DEFINE_PROP_UINT32("buf-latency-ns", AM335xCpdmaState, buf_latency_ns,
+                       CPDMA_BUF_LATENCY_NS),
 };
 
 static void am335x_cpdma_class_init(ObjectClass *klass, void *data)

@@ -39,6 +39,17 @@
  * VLAN and whether it was VLAN-, priority- or not tagged (descriptor flag
  * bit 19); the driver applies the host port's untag rule itself.
  *
+ * Timing (the machine's timing=on): each slave port's wire runs at the
+ * rate its MAC is set to (SL_MACCONTROL GIG, IFCTL_A, EXT_EN), at most
+ * the PHY's resolved speed, and a frame takes its preamble and SFD, its
+ * bytes with the FCS (64 at least) and the gap (SL_TX_GAP on TX) on it.
+ * TX: the CPDMA completes a packet when it has left the wire; frames
+ * queue behind each other.  The netdev gets the frame when it starts on
+ * the wire.  RX: a frame from the netdev starts on the wire when it comes
+ * (or after the one before) and reaches memory once its last byte is in;
+ * meanwhile the port takes nothing else, and the net layer holds the
+ * backend back (can_receive, flushed when the wire is free).
+ *
  * Not modelled: flow control and pause frames, the FIFOs and
  * their priorities, priority remapping of tagged frames on egress, the
  * CPTS's hardware push and Ethernet event time stamps, the RGMII status.
@@ -104,6 +115,9 @@ REG32(SS_DLR_LTYPE, 0x30)
 REG32(SL_IDVER, 0x00)
 REG32(SL_MACCONTROL, 0x04)
     FIELD(SL_MACCONTROL, GMII_EN, 5, 1)
+    FIELD(SL_MACCONTROL, GIG, 7, 1)
+    FIELD(SL_MACCONTROL, IFCTL_A, 15, 1)
+    FIELD(SL_MACCONTROL, EXT_EN, 18, 1)
     FIELD(SL_MACCONTROL, RX_CSF_EN, 23, 1)
 REG32(SL_MACSTATUS, 0x08)
     FIELD(SL_MACSTATUS, IDLE, 31, 1)
@@ -115,6 +129,7 @@ REG32(SL_TX_PAUSE, 0x1c)
 REG32(SL_EMCONTROL, 0x20)
 REG32(SL_RX_PRI_MAP, 0x24)
 REG32(SL_TX_GAP, 0x28)
+    FIELD(SL_TX_GAP, TX_GAP, 0, 9)
 
 /* CPTS */
 REG32(CPTS_IDVER, 0x00)
@@ -198,6 +213,15 @@ enum {
 
 #define ETH_MIN_FRAME       60  /* without the FCS */
 #define ETH_FCS_LEN         4
+
+/*
+ * Timing: the frame on the wire is preceded by the preamble and SFD, 8
+ * bytes, and followed by the inter-frame gap, at least 12 byte times
+ * (IEEE 802.3, 4.4.2 and 35.2.3.2); the MAC's own gap is SL_TX_GAP, 12 at
+ * reset (TRM 14.5.7).
+ */
+#define ETH_PREAMBLE_SFD    8
+#define ETH_IFG_MIN         12
 
 /* The shortest time between two rises of paced line d (0: RX, 1: TX). */
 static int64_t am335x_cpsw_pace_interval(AM335xCpswState *s, int d)
@@ -335,6 +359,51 @@ static bool am335x_cpsw_port_up(AM335xCpswState *s, int n)
            am335x_ethphy_link_ok(&s->phy[n - 1]);
 }
 
+/*
+ * The rate of slave port @n's wire, in Mbit/s.  The MAC runs at 1000 with
+ * MACCONTROL.GIG, else at 100 or 10 as IFCTL_A selects, or from the PHY's
+ * in-band status with EXT_EN (TRM 14.5.7, SL_MACCONTROL); the PHY's
+ * resolved speed bounds it (a MAC faster than its PHY passes nothing on
+ * the silicon; here it is slowed down to the PHY).
+ */
+static int am335x_cpsw_port_mbps(AM335xCpswState *s, int n)
+{
+    uint32_t ctl = s->port[n - 1].sl[R_SL_MACCONTROL];
+    int phy = am335x_ethphy_speed(&s->phy[n - 1]);
+    int mac = FIELD_EX32(ctl, SL_MACCONTROL, GIG) ? 1000 :
+              FIELD_EX32(ctl, SL_MACCONTROL, EXT_EN) ? phy :
+              FIELD_EX32(ctl, SL_MACCONTROL, IFCTL_A) ? 100 : 10;
+
+    return MAX(MIN(mac, phy), 10);
+}
+
+/* Byte times a frame of @len bytes (without FCS) takes on the wire */
+static uint64_t am335x_cpsw_wire_bytes(AM335xCpswState *s, size_t len,
+                                       uint32_t ifg)
+{
+    return s->preamble_bytes + MAX(len + ETH_FCS_LEN, 64) + ifg;
+}
+
+/*
+ * Books @len bytes on port @n's TX wire from @ready on; returns when the
+ * frame has left.
+ */
+static int64_t am335x_cpsw_wire_tx(AM335xCpswState *s, int n, size_t len,
+                                   int64_t ready)
+{
+    AM335xCpswPort *p = &s->port[n - 1];
+    int mbps = am335x_cpsw_port_mbps(s, n);
+    uint32_t gap = MAX(FIELD_EX32(p->sl[R_SL_TX_GAP], SL_TX_GAP, TX_GAP),
+                       ETH_IFG_MIN);
+    uint64_t bytes = am335x_cpsw_wire_bytes(s, len, gap);
+    int64_t start = MAX(ready, p->tx_wire.busy_until), end;
+
+    p->tx_wire.bandwidth = (uint64_t)mbps * 1000 * 1000 / 8;
+    end = am335x_timing_book_at(&p->tx_wire, ready, bytes, 0);
+    trace_am335x_cpsw_wire_tx(n, mbps, bytes, start, end);
+    return end;
+}
+
 static bool am335x_cpsw_tagged(const uint8_t *buf, size_t len)
 {
     return len >= 18 && lduw_be_p(buf + 12) == ETH_P_VLAN;
@@ -422,11 +491,13 @@ static size_t am335x_cpsw_encap(const uint8_t **buf, size_t len,
  * Sends a frame out of the slave ports in @mask; @directed frames (from
  * the host, to one port) skip the ALE and leave as they are.
  */
-static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
-                               bool directed, uint32_t untag, unsigned vid,
-                               unsigned pri, const uint8_t *frame, size_t size)
+static int64_t am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
+                                  bool directed, uint32_t untag, unsigned vid,
+                                  unsigned pri, const uint8_t *frame,
+                                  size_t size, int64_t ready)
 {
     uint8_t out[AM335X_CPDMA_MAX_FRAME + 1];
+    int64_t sent = 0;
 
     for (int n = 1; n <= AM335X_CPSW_NUM_SLAVES; n++) {
         const uint8_t *buf = frame;
@@ -450,6 +521,9 @@ static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
         }
         trace_am335x_cpsw_tx(n, len);
         am335x_cpsw_count(s, n, false, buf, len);
+        if (s->timing) {
+            sent = MAX(sent, am335x_cpsw_wire_tx(s, n, len, ready));
+        }
         qemu_send_packet(qemu_get_queue(s->port[n - 1].nic), buf, len);
         /*
          * A reply the netdev gave at once was queued only if the ports
@@ -460,10 +534,12 @@ static void am335x_cpsw_egress(AM335xCpswState *s, uint32_t mask,
             qemu_bh_schedule(s->flush_bh);
         }
     }
+    return sent;
 }
 
-static void am335x_cpsw_transmit(void *opaque, int to_port,
-                                 const uint8_t *buf, size_t len)
+static int64_t am335x_cpsw_transmit(void *opaque, int to_port,
+                                    const uint8_t *buf, size_t len,
+                                    int64_t ready)
 {
     AM335xCpswState *s = opaque;
     unsigned vid, pri;
@@ -472,37 +548,49 @@ static void am335x_cpsw_transmit(void *opaque, int to_port,
 
     am335x_cpsw_count(s, 0, true, buf, len);
     if (to_port >= 1 && to_port <= AM335X_CPSW_NUM_SLAVES) {
-        am335x_cpsw_egress(s, 1u << to_port, true, 0, 0, 0, buf, len);
-        return;
+        return am335x_cpsw_egress(s, 1u << to_port, true, 0, 0, 0, buf, len,
+                                  ready);
     }
     if (to_port == 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "am335x-cpsw: frame directed to the "
                       "host port\n");
-        return;
+        return 0;
     }
     tagged = am335x_cpsw_frame_vlan(s, buf, len,
                                     s->portregs[P0_PORT_VLAN / 4], &vid,
                                     &pri);
     mask = am335x_cpsw_ale_forward(&s->ale, 0, buf, len, vid, tagged,
                                    &untag);
-    am335x_cpsw_egress(s, mask, false, untag, vid, pri, buf, len);
+    return am335x_cpsw_egress(s, mask, false, untag, vid, pri, buf, len,
+                              ready);
+}
+
+/*
+ * Whether a frame from port @p must wait for RX buffers: only while the
+ * host is receiving at all; what a stopped DMA would not take is dropped,
+ * as a real switch would.
+ */
+static bool am335x_cpsw_rx_wait(AM335xCpswState *s, AM335xCpswPort *p)
+{
+    AM335xCpdmaState *dma = &s->cpdma;
+
+    for (int ch = 0; ch < AM335X_CPDMA_NUM_CH; ch++) {
+        if (am335x_cpdma_can_receive(dma, ch)) {
+            return false;
+        }
+    }
+    return (dma->rx_control & 1) && am335x_cpsw_port_up(s, p->num);
 }
 
 static bool am335x_cpsw_can_receive(NetClientState *nc)
 {
     AM335xCpswPort *p = qemu_get_nic_opaque(nc);
-    AM335xCpdmaState *dma = &p->cpsw->cpdma;
 
-    /*
-     * Wait for RX buffers only while the host is receiving at all: what a
-     * stopped DMA would not take is dropped, as a real switch would.
-     */
-    for (int ch = 0; ch < AM335X_CPDMA_NUM_CH; ch++) {
-        if (am335x_cpdma_can_receive(dma, ch)) {
-            return true;
-        }
+    /* With timing, the wire carries one frame at a time. */
+    if (p->rx_pending) {
+        return false;
     }
-    if (!(dma->rx_control & 1) || !am335x_cpsw_port_up(p->cpsw, p->num)) {
+    if (!am335x_cpsw_rx_wait(p->cpsw, p)) {
         return true;
     }
     p->cpsw->rx_held = true;    /* the net layer queues what comes now */
@@ -564,7 +652,67 @@ static void am335x_cpsw_rx_frame(AM335xCpswState *s, AM335xCpswPort *p,
             s->stats[ST_RXDMAOVERRUNS]++;
         }
     }
-    am335x_cpsw_egress(s, mask & ~1u, false, untag, vid, pri, buf, size);
+    am335x_cpsw_egress(s, mask & ~1u, false, untag, vid, pri, buf, size,
+                       qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+}
+
+/*
+ * With timing, a frame from the netdev starts on port @p's wire when it
+ * comes (or when the frame before it has passed) and reaches the host when
+ * its last byte has come in and been written to memory: the CPDMA writes
+ * it as it arrives, behind the MAC's FIFO.  Until then the port takes no
+ * other frame, and the net layer holds the backend back, as the far end
+ * of a real wire would be paced by it.
+ */
+static void am335x_cpsw_rx_start(AM335xCpswState *s, AM335xCpswPort *p,
+                                 const uint8_t *buf, size_t size)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    int64_t start = MAX(now, p->rx_wire.busy_until), end, done;
+    int mbps = am335x_cpsw_port_mbps(s, p->num);
+    uint64_t bytes = am335x_cpsw_wire_bytes(s, size, s->rx_ifg_bytes);
+
+    p->rx_wire.bandwidth = (uint64_t)mbps * 1000 * 1000 / 8;
+    end = am335x_timing_book_at(&p->rx_wire, now, bytes, 0);
+    /* The gap after the frame is the wire's, not the DMA's. */
+    done = am335x_cpdma_rx_book(&s->cpdma, start + am335x_timing_bytes_ns(
+                                    &p->rx_wire, s->preamble_bytes), size);
+    done = MAX(done, end - am335x_timing_bytes_ns(&p->rx_wire,
+                                                  s->rx_ifg_bytes));
+    trace_am335x_cpsw_wire_rx(p->num, mbps, bytes, end, done);
+    memcpy(p->rx_buf, buf, size);
+    p->rx_len = size;
+    p->rx_pending = true;
+    p->rx_done_ns = done;
+    timer_mod(p->rx_timer, done);
+}
+
+/* The frame on port @p's wire has come in: to the MAC and the ALE. */
+static void am335x_cpsw_rx_deliver(AM335xCpswState *s, AM335xCpswPort *p)
+{
+    if (!p->rx_pending ||
+        p->rx_done_ns > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)) {
+        return;
+    }
+    if (am335x_cpsw_rx_wait(s, p)) {
+        s->rx_held = true;      /* rx_ready brings it in */
+        return;
+    }
+    p->rx_pending = false;
+    trace_am335x_cpsw_rx_deliver(p->num, p->rx_len);
+    if (am335x_cpsw_port_up(s, p->num)) {
+        s->rx_depth++;
+        am335x_cpsw_rx_frame(s, p, p->rx_buf, p->rx_len);
+        s->rx_depth--;
+    }
+    qemu_flush_queued_packets(qemu_get_queue(p->nic));
+}
+
+static void am335x_cpsw_rx_timer(void *opaque)
+{
+    AM335xCpswPort *p = opaque;
+
+    am335x_cpsw_rx_deliver(p->cpsw, p);
 }
 
 static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
@@ -574,6 +722,13 @@ static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
     AM335xCpswState *s = p->cpsw;
 
     if (!am335x_cpsw_port_up(s, p->num)) {
+        return size;
+    }
+    if (s->timing && size <= sizeof(p->rx_buf)) {
+        if (p->rx_pending) {
+            return 0;           /* queued until the wire is free */
+        }
+        am335x_cpsw_rx_start(s, p, buf, size);
         return size;
     }
     s->rx_depth++;
@@ -594,6 +749,7 @@ static void am335x_cpsw_flush_bh(void *opaque)
     s->rx_held = false;
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
         if (s->port[n].nic) {
+            am335x_cpsw_rx_deliver(s, &s->port[n]);
             qemu_flush_queued_packets(qemu_get_queue(s->port[n].nic));
         }
     }
@@ -711,6 +867,16 @@ static void am335x_cpsw_cpts_write(AM335xCpswState *s, hwaddr offset,
     am335x_cpsw_update_irq(s);
 }
 
+/*
+ * The MAC starts a frame on the wire once TX_START_WDS words of it are in
+ * its FIFO (TRM 14.5.1, CPSW_SS TX_START_WDS: 0x20 at reset, which Linux
+ * keeps); the CPDMA, which fills the FIFO, times that.
+ */
+static void am335x_cpsw_tx_start_update(AM335xCpswState *s)
+{
+    s->cpdma.tx_start_bytes = (s->ss[R_SS_TX_START_WDS] & 0x7ff) * 4;
+}
+
 static uint64_t am335x_cpsw_read(void *opaque, hwaddr offset, unsigned size)
 {
     AM335xCpswState *s = opaque;
@@ -734,10 +900,11 @@ static uint64_t am335x_cpsw_read(void *opaque, hwaddr offset, unsigned size)
             val = CPSW_SL_IDVER;
         } else if (r == A_SL_MACSTATUS) {
             /*
-             * Frames complete at once: the MAC is always idle between
-             * them, which Linux waits for when the link goes down.
+             * Idle between frames, which Linux waits for when the link
+             * goes down; with timing, busy while a frame is on the wire.
              */
-            val = R_SL_MACSTATUS_IDLE_MASK;
+            val = am335x_timing_busy(&s->port[n].tx_wire) ? 0 :
+                  R_SL_MACSTATUS_IDLE_MASK;
         } else {
             val = r < 0x30 ? s->port[n].sl[r / 4] : 0;
         }
@@ -768,6 +935,10 @@ static void am335x_cpsw_write(void *opaque, hwaddr offset, uint64_t value,
             break;
         case A_SS_SOFT_RESET:
             /* Completes at once; the register state is kept. */
+            break;
+        case A_SS_TX_START_WDS:
+            s->ss[offset / 4] = v;
+            am335x_cpsw_tx_start_update(s);
             break;
         default:
             s->ss[offset / 4] = v;
@@ -855,6 +1026,7 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
     s->ss[R_SS_THRU_RATE] = 0x3003;
     s->ss[R_SS_GAP_THRESH] = 0xb;
     s->ss[R_SS_TX_START_WDS] = 0x20;
+    am335x_cpsw_tx_start_update(s);
     s->ss[R_SS_FLOW_CONTROL] = 0x1;
     s->ss[R_SS_VLAN_LTYPE] = 0x81008100;
     memset(s->portregs, 0, sizeof(s->portregs));
@@ -866,6 +1038,12 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
         s->port[n].sl[R_SL_RX_PAUSE] = 0xffff;
         s->port[n].sl[R_SL_TX_PAUSE] = 0xffff;
         s->port[n].sl[R_SL_TX_GAP] = 0xc;
+        am335x_timing_reset(&s->port[n].tx_wire);
+        am335x_timing_reset(&s->port[n].rx_wire);
+        s->port[n].rx_pending = false;
+        if (s->port[n].rx_timer) {
+            timer_del(s->port[n].rx_timer);
+        }
     }
     memset(s->wr, 0, sizeof(s->wr));
     timer_del(s->pace_timer);
@@ -931,6 +1109,13 @@ static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
     }
     s->pace_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, am335x_cpsw_update_irq,
                                  s);
+    for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
+        /* The wire's rate is set per frame from the port's speed. */
+        am335x_timing_init(&s->port[n].tx_wire, 0, 0);
+        am335x_timing_init(&s->port[n].rx_wire, 0, 0);
+        s->port[n].rx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
+                                           am335x_cpsw_rx_timer, &s->port[n]);
+    }
     if (!memory_region_init_ram(&s->cppi_ram, OBJECT(s),
                                 TYPE_AM335X_CPSW ".cppi-ram",
                                 CPSW_CPPI_RAM_SIZE, errp)) {
@@ -945,6 +1130,7 @@ static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
     s->cpdma.ops_opaque = s;
     object_property_set_link(OBJECT(&s->cpdma), "dma-mr", OBJECT(s->dma_mr),
                              &error_abort);
+    qdev_prop_set_bit(DEVICE(&s->cpdma), "timing", s->timing);
     if (!sysbus_realize(SYS_BUS_DEVICE(&s->cpdma), errp) ||
         !sysbus_realize(SYS_BUS_DEVICE(&s->ale), errp)) {
         return;
@@ -1005,6 +1191,8 @@ static int am335x_cpsw_post_load(void *opaque, int version_id)
 {
     AM335xCpswState *s = opaque;
 
+    am335x_cpsw_tx_start_update(s);
+
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
         if (s->port[n].nic) {
             am335x_ethphy_set_link(&s->phy[n],
@@ -1014,6 +1202,39 @@ static int am335x_cpsw_post_load(void *opaque, int version_id)
     return 0;
 }
 
+static bool am335x_cpsw_port_timing_needed(void *opaque)
+{
+    AM335xCpswPort *p = opaque;
+
+    return p->cpsw->timing;
+}
+
+static int am335x_cpsw_port_timing_post_load(void *opaque, int version_id)
+{
+    AM335xCpswPort *p = opaque;
+
+    return p->rx_len <= sizeof(p->rx_buf) ? 0 : -EINVAL;
+}
+
+static const VMStateDescription vmstate_am335x_cpsw_port_timing = {
+    .name = TYPE_AM335X_CPSW "-port/timing",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = am335x_cpsw_port_timing_needed,
+    .post_load = am335x_cpsw_port_timing_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_AM335X_TIMING(tx_wire, AM335xCpswPort),
+        VMSTATE_AM335X_TIMING(rx_wire, AM335xCpswPort),
+        VMSTATE_TIMER_PTR(rx_timer, AM335xCpswPort),
+        VMSTATE_BOOL(rx_pending, AM335xCpswPort),
+        VMSTATE_INT64(rx_done_ns, AM335xCpswPort),
+        VMSTATE_UINT32(rx_len, AM335xCpswPort),
+        VMSTATE_UINT8_ARRAY(rx_buf, AM335xCpswPort,
+                            AM335X_CPDMA_MAX_FRAME + 1),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_am335x_cpsw_port = {
     .name = TYPE_AM335X_CPSW "-port",
     .version_id = 1,
@@ -1021,6 +1242,10 @@ static const VMStateDescription vmstate_am335x_cpsw_port = {
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(sl, AM335xCpswPort, 16),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_am335x_cpsw_port_timing,
+        NULL
     }
 };
 
@@ -1063,6 +1288,17 @@ static const Property am335x_cpsw_properties[] = {
     DEFINE_PROP_UINT32("main-hz", AM335xCpswState, main_hz, 125000000),
     DEFINE_PROP_LINK("dma-mr", AM335xCpswState, dma_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),
+    /* The machine's timing=on|off, set by the SoC */
+    DEFINE_PROP_BOOL("timing", AM335xCpswState, timing, false),
+    /* Preamble and SFD before each frame: 7 + 1 bytes (IEEE 802.3 4.2.5) */
+    DEFINE_PROP_UINT32("preamble-bytes", AM335xCpswState, preamble_bytes,
+                       ETH_PREAMBLE_SFD),
+    /*
+     * The gap the link partner leaves between frames it sends: the
+     * minimum, 96 bit times (IEEE 802.3 4.4.2)
+     */
+    DEFINE_PROP_UINT32("rx-ifg-bytes", AM335xCpswState, rx_ifg_bytes,
+                       ETH_IFG_MIN),
 };
 
 static void am335x_cpsw_class_init(ObjectClass *klass, void *data)

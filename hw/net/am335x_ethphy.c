@@ -84,6 +84,18 @@ static void am335x_ethphy_resolved(AM335xEthPhyState *s, int *speed,
     }
 }
 
+int am335x_ethphy_speed(AM335xEthPhyState *s)
+{
+    int speed;
+    bool fd;
+
+    if (!am335x_ethphy_link_ok(s)) {
+        return 0;
+    }
+    am335x_ethphy_resolved(s, &speed, &fd);
+    return speed;
+}
+
 uint16_t am335x_ethphy_read(AM335xEthPhyState *s, unsigned reg)
 {
     uint16_t val = 0;

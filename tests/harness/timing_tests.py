@@ -5,6 +5,7 @@ to the nanosecond of guest time."""
 import shutil
 import tempfile
 
+import eth_bench
 import guest as g
 import storage_bench as sb
 from suite import test
@@ -29,5 +30,16 @@ def timing_determinism(timeout):
         print("#   %s %d: %d bytes in %d ns" % (r[0], r[1], r[2], r[3]))
     if len(runs[0]) != 2:
         raise g.GuestError("expected a write and a read row, got %r" % runs[0])
+    if runs[0] != runs[1]:
+        raise g.GuestError("the two runs differ: %r / %r" % tuple(runs))
+
+
+@test("timing-determinism-eth/am335x-evm/am335x", 240, exclusive=True)
+def timing_determinism_eth(timeout):
+    """Two boots, each sending TCP for 1 s of guest time from the EVM's
+    CPSW into a sink inside QEMU: the bytes of each second must match."""
+    runs = [eth_bench.run_tx([64], 1, "timing-determinism-eth-%d" % i,
+                             timeout // 2) for i in range(2)]
+    print("#   %r" % runs[0])
     if runs[0] != runs[1]:
         raise g.GuestError("the two runs differ: %r / %r" % tuple(runs))

@@ -217,12 +217,13 @@ static void test_ale_table(void)
 }
 
 /* Ports 1 and 2 on one hub: what port 1 sends, port 2 receives. */
-static QTestState *start_loop(void)
+static QTestState *start_loop_on(const char *machine)
 {
-    QTestState *qts = qtest_init("-M beaglebone-black "
-                                 "-netdev hubport,hubid=0,id=h1 "
-                                 "-netdev hubport,hubid=0,id=h2 "
-                                 "-net nic,netdev=h1 -net nic,netdev=h2");
+    QTestState *qts = qtest_initf("-M %s "
+                                  "-netdev hubport,hubid=0,id=h1 "
+                                  "-netdev hubport,hubid=0,id=h2 "
+                                  "-net nic,netdev=h1 -net nic,netdev=h2",
+                                  machine);
 
     qtest_writel(qts, SS_STAT_PORT_EN, 7);
     qtest_writel(qts, SL_MACCONTROL(1), BIT(5));
@@ -241,6 +242,11 @@ static QTestState *start_loop(void)
     qtest_writel(qts, WR_C0_TX_EN, 0xff);
     qtest_writel(qts, WR_C0_MISC_EN, 0x4);
     return qts;
+}
+
+static QTestState *start_loop(void)
+{
+    return start_loop_on("beaglebone-black");
 }
 
 static void test_tx_rx(void)
@@ -356,6 +362,91 @@ static void test_pacing(void)
     qtest_writel(qts, WR_INT_CONTROL, BIT(16) | 500);
     send_one(qts, txd);
     g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_quit(qts);
+}
+
+/*
+ * timing=on: a 1514-byte frame (1518 with its FCS) takes 8 + 1518 + 12
+ * byte times on the wire with preamble, SFD and inter-frame gap.  Its TX
+ * completion comes when it has left the wire, not before; the frame the
+ * loop brings into port 2 reaches memory once its last byte has come in.
+ * The EVM's AR8031 resolves 1000 Mbit/s; MACCONTROL picks the MAC's rate.
+ */
+typedef struct WireCase {
+    uint32_t maccontrol;
+    int64_t wire_ns;            /* (8 + 1518 + 12) * 8 bits at the rate */
+    int64_t rx_ns;              /* (8 + 1518) * 8: the frame's last bit */
+} WireCase;
+
+static const WireCase wire_100 = { BIT(5) | BIT(15), 123040, 122080 };
+static const WireCase wire_1000 = { BIT(5) | BIT(7), 12304, 12208 };
+
+static void test_wire_timing(const void *data)
+{
+    const WireCase *wc = data;
+    QTestState *qts = start_loop_on("am335x-evm,timing=on");
+    uint32_t txd = CPPI_RAM, rxd = CPPI_RAM + 0x100;
+    const uint32_t len = 1514;
+    /*
+     * Slack for the CPDMA's fetch before the MAC starts the frame (TX),
+     * and for its last write (RX; less than the gap at 1000 Mbit/s)
+     */
+    const int64_t slack = 1000, rx_slack = 50;
+    int64_t t;
+
+    qtest_writel(qts, SL_MACCONTROL(1), wc->maccontrol);
+    qtest_writel(qts, SL_MACCONTROL(2), wc->maccontrol);
+    write_desc(qts, rxd, 0, DDR + 0x1000, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(0), rxd);
+
+    write_desc(qts, txd, 0, DDR, len, DESC_SOP | DESC_EOP | DESC_OWNER |
+               DESC_TO_PORT_EN | (1 << 16) | len);
+    qtest_writel(qts, TX_HDP(0), txd);
+
+    /* Nothing is done before the frame's last bit is in. */
+    qtest_clock_step(qts, wc->rx_ns - 1);
+    t = wc->rx_ns - 1;
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 0);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 0);
+    g_assert_true(qtest_readl(qts, txd + 12) & DESC_OWNER);
+    g_assert_cmphex(qtest_readl(qts, TX_HDP(0)), ==, txd);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    /* The MAC is busy while the frame is on the wire. */
+    g_assert_false(qtest_readl(qts, CPSW + 0xd88) & BIT(31));
+
+    /* Port 2 has it in memory right after its last bit. */
+    qtest_clock_step(qts, rx_slack);
+    t += rx_slack;
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 1);
+    g_assert_cmphex(qtest_readl(qts, rxd + 12) & 0x7ff, ==, len);
+
+    /* TX completes after the gap too has passed, not before. */
+    qtest_clock_step(qts, wc->wire_ns - 1 - t);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 0);
+    g_assert_true(qtest_readl(qts, txd + 12) & DESC_OWNER);
+    qtest_clock_step(qts, slack);
+    g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 1);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, txd);
+    g_assert_cmphex(qtest_readl(qts, TX_HDP(0)), ==, 0);
+    g_assert_true(qtest_readl(qts, txd + 12) & DESC_EOQ);
+    g_assert_false(qtest_readl(qts, txd + 12) & DESC_OWNER);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    g_assert_true(qtest_readl(qts, CPSW + 0xd88) & BIT(31));
+    qtest_writel(qts, TX_CP(0), txd);
+
+    /* Two frames queue behind each other on the wire. */
+    write_desc(qts, txd, txd + 0x10, DDR, len, DESC_SOP | DESC_EOP |
+               DESC_OWNER | DESC_TO_PORT_EN | (1 << 16) | len);
+    write_desc(qts, txd + 0x10, 0, DDR, len, DESC_SOP | DESC_EOP |
+               DESC_OWNER | DESC_TO_PORT_EN | (1 << 16) | len);
+    qtest_writel(qts, TX_HDP(0), txd);
+    qtest_clock_step(qts, wc->wire_ns + slack);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, txd);
+    qtest_clock_step(qts, wc->wire_ns - 2 * slack);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, txd);
+    qtest_clock_step(qts, 2 * slack);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, txd + 0x10);
+    g_assert_true(qtest_readl(qts, txd + 0x1c) & DESC_EOQ);
     qtest_quit(qts);
 }
 
@@ -759,6 +850,10 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x-cpsw/ale-table", test_ale_table);
     qtest_add_func("/am335x-cpsw/tx-rx", test_tx_rx);
     qtest_add_func("/am335x-cpsw/pacing", test_pacing);
+    qtest_add_data_func("/am335x-cpsw/wire-timing/100", &wire_100,
+                        test_wire_timing);
+    qtest_add_data_func("/am335x-cpsw/wire-timing/1000", &wire_1000,
+                        test_wire_timing);
     qtest_add_func("/am335x-cpsw/teardown", test_teardown);
     qtest_add_func("/am335x-cpsw/host-error", test_host_error);
     qtest_add_func("/am335x-cpsw/ale-forward", test_ale_forward);

@@ -7,6 +7,8 @@
 #define HW_NET_AM335X_CPDMA_H
 
 #include "hw/sysbus.h"
+#include "hw/misc/am335x_timing.h"
+#include "qemu/timer.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_CPDMA "am335x-cpdma"
@@ -24,15 +26,27 @@ typedef struct AM335xCpdmaChan {
     uint32_t cp_ack;        /* what the host last wrote */
 } AM335xCpdmaChan;
 
+/* With timing: the TX packet on its way, completed when it has left */
+typedef struct AM335xCpdmaTxPacket {
+    int32_t ch;
+    uint32_t sop;           /* its SOP descriptor */
+    uint32_t eop;           /* its EOP descriptor */
+    uint32_t sop_mode;      /* the SOP's flags word as fetched */
+    uint32_t eop_mode;      /* the EOP's, when it is not the SOP */
+} AM335xCpdmaTxPacket;
+
 /*
  * The CPSW's side, set before realize: where transmitted frames go (@to_port
  * -1 unless the descriptor directs the frame to a port), a hook for when RX
  * buffers were queued, and one for when the interrupt status changed (the
- * CPSW wrapper reads it with the functions below).
+ * CPSW wrapper reads it with the functions below).  With timing, transmit
+ * gets the virtual time at which the frame's first words are in the port's
+ * FIFO (@ready_ns) and returns the time at which it has left the last wire
+ * it went out on (0 if none, or untimed).
  */
 typedef struct AM335xCpdmaOps {
-    void (*transmit)(void *opaque, int to_port, const uint8_t *buf,
-                     size_t len);
+    int64_t (*transmit)(void *opaque, int to_port, const uint8_t *buf,
+                        size_t len, int64_t ready_ns);
     void (*rx_ready)(void *opaque);
     void (*irq_update)(void *opaque);
 } AM335xCpdmaOps;
@@ -63,12 +77,25 @@ struct AM335xCpdmaState {
     AM335xCpdmaChan rx[AM335X_CPDMA_NUM_CH];
     uint32_t stateram_other[(AM335X_CPDMA_STATERAM_SIZE - 0x80) / 4];
 
+    /* Timing (the machine's timing=on): the L3 master port, TX in flight */
+    AM335xTimingResource port;
+    QEMUTimer *tx_timer;
+    bool tx_busy;
+    AM335xCpdmaTxPacket tx_pkt;
+    uint32_t tx_rr;         /* the channel served last */
+
+    /* The CPSW's TX_START_WDS in bytes: what the MAC waits for in its FIFO */
+    uint32_t tx_start_bytes;
+
     const AM335xCpdmaOps *ops;
     void *ops_opaque;
     uint8_t frame[AM335X_CPDMA_MAX_FRAME + 1];
 
-    /* Links */
+    /* Properties */
     MemoryRegion *dma_mr;
+    bool timing;
+    uint64_t bandwidth;
+    uint32_t buf_latency_ns;
 };
 
 /* Masked interrupt status, per channel: RX (bits 7:0), TX, and MISC. */
@@ -88,5 +115,11 @@ bool am335x_cpdma_can_receive(AM335xCpdmaState *s, int ch);
  */
 bool am335x_cpdma_receive(AM335xCpdmaState *s, int ch, int from_port,
                           uint32_t flags, const uint8_t *buf, size_t len);
+/*
+ * With timing: books the L3 port for a received frame of @len bytes whose
+ * first words reach the RX FIFO at @start; returns when its last are
+ * written.
+ */
+int64_t am335x_cpdma_rx_book(AM335xCpdmaState *s, int64_t start, size_t len);
 
 #endif

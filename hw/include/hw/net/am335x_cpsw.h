@@ -10,6 +10,7 @@
 #include "net/net.h"
 #include "qemu/timer.h"
 #include "hw/net/am335x_cpdma.h"
+#include "hw/misc/am335x_timing.h"
 #include "hw/net/am335x_cpsw_ale.h"
 #include "hw/net/am335x_mdio.h"
 #include "hw/net/am335x_ethphy.h"
@@ -39,6 +40,16 @@ typedef struct AM335xCpswPort {
     NICState *nic;
     NICConf conf;
     uint32_t sl[16];        /* CPGMAC_SL registers */
+
+    /* Timing (the machine's timing=on): the two directions of the wire */
+    AM335xTimingResource tx_wire;
+    AM335xTimingResource rx_wire;
+    /* The frame coming in on the wire, delivered at rx_timer */
+    QEMUTimer *rx_timer;
+    bool rx_pending;
+    int64_t rx_done_ns;
+    uint32_t rx_len;
+    uint8_t rx_buf[AM335X_CPDMA_MAX_FRAME + 1];
 } AM335xCpswPort;
 
 struct AM335xCpswState {
@@ -83,6 +94,9 @@ struct AM335xCpswState {
     uint32_t cpts_hz;
     uint32_t main_hz;
     MemoryRegion *dma_mr;
+    bool timing;
+    uint32_t preamble_bytes;
+    uint32_t rx_ifg_bytes;
 };
 
 #endif

@@ -44,5 +44,7 @@ void am335x_ethphy_write(AM335xEthPhyState *s, unsigned reg, uint16_t val);
 void am335x_ethphy_set_link(AM335xEthPhyState *s, bool up);
 /* Whether the PHY reports link up in BMSR. */
 bool am335x_ethphy_link_ok(AM335xEthPhyState *s);
+/* The speed resolved with the link partner, in Mbit/s; 0 without link. */
+int am335x_ethphy_speed(AM335xEthPhyState *s);
 
 #endif
