@@ -43,9 +43,8 @@ def sd_card(path):
                    input="label: dos\nlabel-id: 0x%s\n" % FIXED_ID +
                          "start=8192, size=262144, type=83\n"
                          "start=270336, size=262144, type=c\n")
-    d = os.path.dirname(path)
-    ext = os.path.join(d, "p1.img")
-    fat = os.path.join(d, "p2.img")
+    ext = path + ".p1"
+    fat = path + ".p2"
     subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", "-U", FIXED_UUID,
                     "-E", "hash_seed=" + FIXED_UUID, ext, "131072k"],
                    check=True, capture_output=True,
