@@ -15,26 +15,19 @@ SINK_NIC = "user,guestfwd=tcp:10.0.2.100:5001-null"
 
 def run_tx(windows, secs, name, timeout):
     """Returns {window KB: [bytes in each second of the run]}."""
-    append = ("am335x.test=bench-eth-tx.sh bench.windows=%s bench.secs=%d"
+    append = ("bench.windows=%s bench.secs=%d"
               % (",".join(map(str, windows)), secs))
-    vm = g.Guest("am335x-evm", "am335x", append=append, earlycon=False,
-                 extra_args=sb.ICOUNT + ["-nic", SINK_NIC], name=name)
-    vm.argv[vm.argv.index("-M") + 1] = "am335x-evm,timing=on"
-    print("# " + vm.command_line(), flush=True)
-    vm.start()
-    try:
-        m = vm.expect(r"AM335X-TEST: bench-eth-tx.sh exit=(\d+)", timeout)
-    finally:
-        vm.close()
+    status, output = sb.run_timed("am335x-evm", "bench-eth-tx.sh", append,
+                                  ["-nic", SINK_NIC], name, timeout)
     got = {}
     # The one-second reports inside the run; the last report waits for
     # the sink's close, which never comes.
     for w, t0, t1, nbytes in re.findall(
             r"^BENCH-ETH-TX (\d+) \[\s*\d+\]\s+([\d.]+)-\s*([\d.]+) sec"
-            r"\s+(\d+) Bytes", vm.output, re.M):
+            r"\s+(\d+) Bytes", output, re.M):
         if float(t1) - float(t0) == 1.0 and float(t1) <= secs:
             got.setdefault(int(w), []).append(int(nbytes))
-    if m.group(1) != "0" or sorted(got) != sorted(windows) or \
+    if status != "0" or sorted(got) != sorted(windows) or \
             any(len(v) != secs for v in got.values()):
         raise g.GuestError("bench-eth-tx.sh failed; see %s" %
                            os.path.join(g.LOGDIR, name + ".log"))

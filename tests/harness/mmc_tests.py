@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 
 import guest as g
-from suite import test, booted, run_script, load_modules, CROSS
+from suite import test_pairs, booted, run_script, load_modules, CROSS
 
 MiB = 1024 * 1024
 
@@ -216,7 +216,4 @@ MMC_TESTS = {
     "mmc-readonly": (check_readonly, BOTH),
     "edma-dmatest": (check_dmatest, AM335X_KERNEL),
 }
-for _name, (_fn, _pairs) in MMC_TESTS.items():
-    for _board, _kernel in _pairs:
-        test("%s/%s/%s" % (_name, _board, _kernel), 300)(
-            lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+test_pairs(MMC_TESTS, 300)

@@ -16,7 +16,7 @@ import time
 import urllib.request
 
 import guest as g
-from suite import test, booted, load_modules, Skip, ALL_PAIRS, CROSS, CROSS_OTHER
+from suite import test, test_pairs, booted, load_modules, Skip, ALL_PAIRS, CROSS, CROSS_OTHER
 
 MiB = 1024 * 1024
 TCP_BYTES = 64 * MiB
@@ -678,10 +678,7 @@ NET_TESTS = {
     "net-stats": (check_stats, CROSS_OTHER),
     "net-iperf": (check_iperf, CROSS),
 }
-for _name, (_fn, _pairs) in NET_TESTS.items():
-    for _board, _kernel in _pairs:
-        test("%s/%s/%s" % (_name, _board, _kernel), 240)(
-            lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+test_pairs(NET_TESTS, 240)
 
 for _board, _kernel in (("beaglebone-black", "am335x"),
                         ("am335x-evm", "debian")):

@@ -5,7 +5,7 @@ import re
 import time
 
 import guest as g
-from suite import test, booted, guest_script, load_modules, ALL_PAIRS, CROSS, CROSS_OTHER
+from suite import test, test_pairs, booted, guest_script, load_modules, ALL_PAIRS, CROSS, CROSS_OTHER
 
 
 def early_console(board, kernel, timeout):
@@ -195,10 +195,7 @@ SOC_TESTS = {
     "i2c": (check_i2c, CROSS_OTHER),
     "led": (check_led, [("beaglebone-black", k) for k in g.KERNELS]),
 }
-for _name, (_fn, _pairs) in SOC_TESTS.items():
-    for _board, _kernel in _pairs:
-        test("%s/%s/%s" % (_name, _board, _kernel), 180)(
-            lambda t, f=_fn, b=_board, k=_kernel: f(b, k, t))
+test_pairs(SOC_TESTS, 180)
 
 # The same tests are not tuned to one DT: the BeagleBone Green's runs too.
 for _kernel in g.KERNELS:

@@ -72,23 +72,32 @@ def run(board, drive_args, fs_list, sizes, total, name, timeout):
     """Boots @board with timing=on, runs bench-storage.sh; returns its
     records, [(row, buffer, bytes, ns, busy ns, ns)], in
     the order the guest printed them."""
-    append = ("am335x.test=bench-storage.sh bench.fs=%s bench.sizes=%s "
-              "bench.total=%d" % (fs_list, ",".join(map(str, sizes)), total))
+    append = ("bench.fs=%s bench.sizes=%s bench.total=%d"
+              % (fs_list, ",".join(map(str, sizes)), total))
     # No network backend: nothing from the host reaches the guest.
-    vm = g.Guest(board, "am335x", append=append, earlycon=False,
-                 extra_args=ICOUNT + ["-nic", "none"] + drive_args,
-                 name=name)
+    status, output = run_timed(board, "bench-storage.sh", append,
+                               ["-nic", "none"] + drive_args, name, timeout)
+    if status != "0":
+        raise g.GuestError("bench-storage.sh failed (exit %s); see %s" %
+                           (status, os.path.join(g.LOGDIR, name + ".log")))
+    return [(r, int(b), int(n), int(ns), int(busy), int(tot))
+            for r, b, n, ns, busy, tot in
+            re.findall(r"^BENCH (\S+) (\d+) bytes=(\d+) ns=(\d+) "
+                       r"busy=(\d+) total=(\d+)", output, re.M)]
+
+
+def run_timed(board, script, append, extra_args, name, timeout):
+    """Boots @board's am335x kernel with timing=on under the CPU model,
+    running tests/guest/SCRIPT from /init; returns (its exit status as
+    printed, the console output)."""
+    vm = g.Guest(board, "am335x", append="am335x.test=%s %s" % (script, append),
+                 earlycon=False, extra_args=ICOUNT + extra_args, name=name)
     vm.argv[vm.argv.index("-M") + 1] = board + ",timing=on"
     print("# " + vm.command_line(), flush=True)
     vm.start()
     try:
-        m = vm.expect(r"AM335X-TEST: bench-storage.sh exit=(\d+)", timeout)
+        m = vm.expect(r"AM335X-TEST: %s exit=(\d+)" % re.escape(script),
+                      timeout)
     finally:
         vm.close()
-    if m.group(1) != "0":
-        raise g.GuestError("bench-storage.sh failed (exit %s); see %s" %
-                           (m.group(1), os.path.join(g.LOGDIR, name + ".log")))
-    return [(r, int(b), int(n), int(ns), int(busy), int(tot))
-            for r, b, n, ns, busy, tot in
-            re.findall(r"^BENCH (\S+) (\d+) bytes=(\d+) ns=(\d+) "
-                       r"busy=(\d+) total=(\d+)", vm.output, re.M)]
+    return m.group(1), vm.output

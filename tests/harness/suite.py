@@ -40,6 +40,15 @@ CROSS = [("beaglebone-black", "debian"), ("am335x-evm", "am335x")]
 CROSS_OTHER = [("beaglebone-black", "am335x"), ("am335x-evm", "debian")]
 
 
+def test_pairs(tests, timeout):
+    """Registers each of TESTS, {name: (fn(board, kernel, timeout), pairs)},
+    once per board x kernel pair, as "name/board/kernel"."""
+    for name, (fn, pairs) in tests.items():
+        for board, kernel in pairs:
+            test("%s/%s/%s" % (name, board, kernel), timeout)(
+                lambda t, f=fn, b=board, k=kernel: f(b, k, t))
+
+
 def booted(board, kernel, what, timeout, **kw):
     """Starts a guest and waits for its shell; the caller closes it (use it
     in a with statement).  The QEMU command line is printed first, so any
