@@ -82,6 +82,28 @@ mount_fs() { # DEV TYPE DIR
             mount -t "$2" -o async "$1" "$3" ;;
     esac
 }
+# The PSP's 3.2 kernel read a file in requests of at most its readahead
+# window, 128 KiB (mm/readahead.c get_init_ra_size() caps at ra_pages),
+# and wrote in requests of up to max_sectors_kb.  6.1 also reads in
+# requests of up to max_sectors_kb when one read() asks for more than the
+# window (ondemand_readahead() grows to bdi->io_pages, which follows
+# max_sectors_kb).  So for the read runs, the block device's max_sectors_kb
+# is set to the window, as the 3.2 kernel issued them; writes keep it.
+queue_dir() { # DEV: its disk's queue directory, if it is a block device
+    d=/sys/class/block/${1#/dev/}
+    [ -e "$d/partition" ] && d=$d/..
+    [ -d "$d/queue" ] && echo "$d/queue"
+}
+read_requests_as_3_2() { # DEV on|off
+    q=$(queue_dir "$1") || return 0
+    if [ "$2" = on ]; then
+        cat "$q/max_sectors_kb" >/tmp/max_sectors_kb
+        echo "$(cat "$q/read_ahead_kb")" >"$q/max_sectors_kb"
+    else
+        cat /tmp/max_sectors_kb >"$q/max_sectors_kb"
+    fi
+}
+
 umount_fs() { # DEV TYPE DIR
     umount "$3" || return 1
     [ "$2" = ubifs ] && /usr/sbin/ubidetach -p "$1"
@@ -105,7 +127,9 @@ for entry in $(echo "$fs_list" | tr ',' ' '); do
         measure "${key}_write" "$b" "$bytes" \
             write_file /tmp/src "$mnt/f" "$b" "$count"
         drop_caches
+        read_requests_as_3_2 "$dev" on
         measure "${key}_read" "$b" "$bytes" read_file "$mnt/f" "$b"
+        read_requests_as_3_2 "$dev" off
         # Not measured: the data came back as written (from the cache).
         head -c "$bytes" /tmp/src | cmp -s - "$mnt/f" ||
             fail "$key $b: the file read back differs from what was written"

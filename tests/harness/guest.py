@@ -73,8 +73,9 @@ class Guest:
 
     def __init__(self, board, kernel, dtb=None, initrd=None, append="",
                  earlycon=True, extra_args=(), name=None, reboot=False,
-                 as_shipped=False):
-        """AS_SHIPPED boots the zImage and the gzip'ed initramfs; otherwise
+                 as_shipped=False, timing=False):
+        """TIMING turns on the machine's timing models (timing=on).
+        AS_SHIPPED boots the zImage and the gzip'ed initramfs; otherwise
         their uncompressed copies (uImage, initramfs.cpio), which skip
         seconds of decompression under emulation, run the same kernel
         code and unpack the same files."""
@@ -99,7 +100,8 @@ class Guest:
             cmdline += " " + append
         self.tmpdir = tempfile.mkdtemp(prefix="am335x-guest-")
         self.qmp_path = os.path.join(self.tmpdir, "qmp.sock")
-        self.argv = [QEMU, "-M", board, "-nographic",
+        machine = board + (",timing=on" if timing else "")
+        self.argv = [QEMU, "-M", machine, "-nographic",
                      "-monitor", "none", "-serial", "stdio",
                      "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
                      "-kernel", os.path.join(kdir, "uImage" if unpacked

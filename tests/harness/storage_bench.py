@@ -91,8 +91,8 @@ def run_timed(board, script, append, extra_args, name, timeout):
     running tests/guest/SCRIPT from /init; returns (its exit status as
     printed, the console output)."""
     vm = g.Guest(board, "am335x", append="am335x.test=%s %s" % (script, append),
-                 earlycon=False, extra_args=ICOUNT + extra_args, name=name)
-    vm.argv[vm.argv.index("-M") + 1] = board + ",timing=on"
+                 earlycon=False, extra_args=ICOUNT + extra_args, name=name,
+                 timing=True)
     print("# " + vm.command_line(), flush=True)
     vm.start()
     try:

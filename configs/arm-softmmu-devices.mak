@@ -1,0 +1,13 @@
+# The devices of the qemu-system-arm this project builds. scripts/build links
+# this file into QEMU's tree as configs/devices/arm-softmmu/am335x.mak and
+# configures --without-default-devices: Kconfig then builds these machines
+# and what they select, not the ~70 other ARM boards (half the compile).
+
+# The two AM335x boards (Kconfig in this repository).
+CONFIG_BEAGLEBONE=y
+CONFIG_AM335X_EVM=y
+
+# virt, for scripts/bench's baseline: virtio-net over virtio-mmio.
+CONFIG_ARM_VIRT=y
+CONFIG_VIRTIO_NET=y
+CONFIG_VIRTIO_MMIO=y
