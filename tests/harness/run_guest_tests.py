@@ -31,6 +31,7 @@ import mmc_tests  # noqa: E402,F401
 import net_tests  # noqa: E402,F401
 import nand_tests  # noqa: E402,F401
 import timing_tests  # noqa: E402,F401
+import script_tests  # noqa: E402,F401
 
 
 def run_one(index):
