@@ -97,14 +97,14 @@ queue_dir() { # DEV: its disk's queue directory, if it is a block device
 read_requests_as_3_2() { # DEV on|off
     q=$(queue_dir "$1") || return 0
     if [ "$2" = on ]; then
-        cat "$q/max_sectors_kb" >/tmp/max_sectors_kb
+        write_kb=$(cat "$q/max_sectors_kb")
         [ -n "${told_requests:-}" ] ||
             say "reads in requests of $(cat "$q/read_ahead_kb") KiB" \
-                "(max_sectors_kb $(cat /tmp/max_sectors_kb) for writes)"
+                "(max_sectors_kb $write_kb for writes)"
         told_requests=1
         cat "$q/read_ahead_kb" >"$q/max_sectors_kb"
     else
-        cat /tmp/max_sectors_kb >"$q/max_sectors_kb"
+        echo "$write_kb" >"$q/max_sectors_kb"
     fi
 }
 
