@@ -4,6 +4,7 @@ model and run tests/guest/bench-storage.sh on its SD card or NAND."""
 
 import os
 import re
+import shutil
 import subprocess
 
 import guest as g
@@ -23,6 +24,8 @@ CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
 SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"
 NAND_UBIFS = "nand_ubifs:/dev/mtd9:ubifs"
+# The GPMC's node in the am335x kernel's DTBs (Linux 6.1), parent of the NAND
+NAND_PARENT = "/ocp/target-module@50000000/gpmc@50000000"
 
 
 # Card images made the same, byte for byte, every time: fixed disk label,
@@ -68,15 +71,36 @@ def nand_drive(path):
     return ["-drive", "if=mtd,format=raw,file=%s" % path]
 
 
-def run(board, drive_args, fs_list, sizes, total, name, timeout):
-    """Boots @board with timing=on, runs bench-storage.sh; returns its
-    records, [(row, buffer, bytes, ns, busy ns, ns)], in
-    the order the guest printed them."""
+def nand_polled_dtb(board, directory):
+    """A copy of @board's am335x-kernel DTB in DIRECTORY whose NAND node
+    asks for "prefetch-polled" transfers instead of the stock DT's
+    "prefetch-dma": the PSP guide measured UBIFS with the CPU polling the
+    GPMC prefetch FIFO, no DMA, and its CPU load (100%) is that polling."""
+    stock = os.path.join(g.kernel_dir("am335x"), "dtbs", g.BOARDS[board])
+    path = os.path.join(directory, "polled-" + g.BOARDS[board])
+    shutil.copyfile(stock, path)
+    nodes = subprocess.run(["fdtget", "-l", path, NAND_PARENT],
+                           capture_output=True, text=True)
+    names = [n for n in nodes.stdout.split() if n.startswith("nand@")]
+    if nodes.returncode != 0 or len(names) != 1:
+        raise g.GuestError("%s: no single NAND node under %s" %
+                           (stock, NAND_PARENT))
+    subprocess.run(["fdtput", "-t", "s", path, NAND_PARENT + "/" + names[0],
+                    "ti,nand-xfer-type", "prefetch-polled"], check=True)
+    return path
+
+
+def run(board, drive_args, fs_list, sizes, total, name, timeout, dtb=None):
+    """Boots @board with timing=on (and DTB, if given, instead of the
+    stock one), runs bench-storage.sh; returns its records,
+    [(row, buffer, bytes, ns, busy ns, ns)], in the order the guest
+    printed them."""
     append = ("bench.fs=%s bench.sizes=%s bench.total=%d"
               % (fs_list, ",".join(map(str, sizes)), total))
     # No network backend: nothing from the host reaches the guest.
     status, output = run_timed(board, "bench-storage.sh", append,
-                               ["-nic", "none"] + drive_args, name, timeout)
+                               ["-nic", "none"] + drive_args, name, timeout,
+                               dtb=dtb)
     if status != "0":
         raise g.GuestError("bench-storage.sh failed (exit %s); see %s" %
                            (status, os.path.join(g.LOGDIR, name + ".log")))
@@ -86,11 +110,12 @@ def run(board, drive_args, fs_list, sizes, total, name, timeout):
                        r"busy=(\d+) total=(\d+)", output, re.M)]
 
 
-def run_timed(board, script, append, extra_args, name, timeout):
+def run_timed(board, script, append, extra_args, name, timeout, dtb=None):
     """Boots @board's am335x kernel with timing=on under the CPU model,
     running tests/guest/SCRIPT from /init; returns (its exit status as
     printed, the console output)."""
     vm = g.Guest(board, "am335x", append="am335x.test=%s %s" % (script, append),
+                 dtb=dtb,
                  earlycon=False, extra_args=ICOUNT + extra_args, name=name,
                  timing=True)
     print("# " + vm.command_line(), flush=True)
