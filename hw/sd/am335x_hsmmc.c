@@ -31,24 +31,26 @@
  *   either way each block makes one rising edge.
  * - "card-detect" and "write-protect" outputs give the slot's switches to
  *   a GPIO, as the boards wire them.
- * - Timing (property "timing", the machine's timing=on): a transfer by
- *   the EDMA takes the time of the SD bus and the card.  The bus runs at
- *   the 96 MHz functional clock over SD_SYSCTL.CLKD, 1, 4 or 8 bits wide
- *   as SD_HCTL.DTW and SD_CON.DW8 say; each block adds its start bit,
- *   CRC16 and end bit.  A read's first block follows the command and the
- *   card's read access time; the next ones stream into the other half of
- *   the 1024-byte buffer (double buffering of 512-byte blocks, TRM
- *   18.3.2.4).  A written block goes out on the bus when the card can
- *   take it, and the card programs it at its write rate, with an extra
- *   busy time on entering a new allocation unit; the transfer completes
- *   (SD_STAT.TC) when the card's busy after the last block ends.  The
- *   EDMA request of a block, and that TC, wait for those times, so that
- *   the guest's own clock measures them.  Timing=off keeps the instant
+ * - Timing (property "timing", the machine's timing=on): every command takes
+ *   its time on the CMD line (48 bits, then N_CR and the response) before
+ *   SD_STAT.CC shows, and a busy (R1b) command without data keeps DAT0 busy
+ *   until the card has programmed what it was given; a transfer by the EDMA
+ *   takes the time of the SD bus and the card.  The bus runs at the 96 MHz
+ *   functional clock over SD_SYSCTL.CLKD, 1, 4 or 8 bits wide as SD_HCTL.DTW
+ *   and SD_CON.DW8 say; each block adds its start bit, CRC16 and end bit.  A
+ *   read's first block follows the command and the card's read access time;
+ *   the next ones stream into the other half of the 1024-byte buffer (double
+ *   buffering of 512-byte blocks, TRM 18.3.2.4).  A written block goes out on
+ *   the bus when the card can take it, and the card programs it at its write
+ *   rate, with an extra busy time on entering a new allocation unit; the
+ *   transfer completes (SD_STAT.TC) when the card's busy after the last block
+ *   ends.  The EDMA request of a block, and that TC, wait for those times, so
+ *   that the guest's own clock measures them.  Timing=off keeps the instant
  *   transfers.  CPU (PIO) transfers are not timed.
  *
  * Not modelled: SYSTEST mode, the card-status check of SD_CSRE, boot and
  * CE-ATA modes, stream transfers, bus-master DMA, idle and wake-up; the
- * time of commands without data.
+ * time of CPU (PIO) data transfers.
  *
  * Reference: AM335x Technical Reference Manual (SPRUH73), chapter 18,
  * MMC/SD/SDIO.
@@ -140,6 +142,7 @@ REG32(RSP10, 0x210)
 REG32(RSP76, 0x21c)
 REG32(DATA, 0x220)
 REG32(PSTATE, 0x224)
+    FIELD(PSTATE, CMDI, 0, 1)
     FIELD(PSTATE, DATI, 1, 1)
     FIELD(PSTATE, DLA, 2, 1)
     FIELD(PSTATE, WTA, 8, 1)
@@ -190,8 +193,10 @@ REG32(REV, 0x2fc)
                                  R_CAPA_VS18_MASK)
 #define CUR_CAPA_WRITABLE       0x00ffffff
 
-/* SD_CMD.RSP_TYPE of R2, the 136-bit response */
+/* SD_CMD.RSP_TYPE: none, R2 (136 bits), 48 bits, 48 bits with busy */
+#define RSP_TYPE_NONE           0
 #define RSP_TYPE_136            1
+#define RSP_TYPE_48_BUSY        3
 
 /* SD_REV: VREV 0x31, SREV 1 (SD host specification 2.0); SIS below */
 #define AM335X_HSMMC_REV        0x31010000
@@ -235,7 +240,9 @@ REG32(REV, 0x2fc)
  * with its response: 48 + N_CR (at least 2) + 48 clocks on CMD (4.12.5).
  */
 #define SD_BLOCK_FRAME_CLOCKS   18
-#define SD_CMD_CLOCKS           (48 + 2 + 48)
+#define SD_CMD_BITS             48
+#define SD_NCR_CLOCKS           2
+#define SD_CMD_CLOCKS           (SD_CMD_BITS + SD_NCR_CLOCKS + 48)
 
 /*
  * The card, a SanDisk class 4 microSDHC (8 GB) like the one TI measured
@@ -314,6 +321,9 @@ static void am335x_hsmmc_timing_arm(AM335xHsmmcState *s)
     if (s->tc_held) {
         next = MIN(next, s->tc_at);
     }
+    if (s->cc_held) {
+        next = MIN(next, s->cc_at);
+    }
     if (next != INT64_MAX) {
         timer_mod(&s->data_timer, next);
     } else {
@@ -334,6 +344,9 @@ static void am335x_hsmmc_timing_reset(AM335xHsmmcState *s)
     s->tc_at = 0;
     s->tc_hold = false;
     s->tc_held = false;
+    s->cc_at = 0;
+    s->cc_hold = false;
+    s->cc_held = false;
 }
 
 /* The SD clock: the functional clock over SD_SYSCTL.CLKD */
@@ -378,6 +391,52 @@ static bool am335x_hsmmc_last_block(AM335xHsmmcState *s)
 }
 
 /*
+ * Any command (@cmd the SD_CMD value) is on the CMD line for its 48 bits,
+ * then, with a response, N_CR and the 48 or 136 response bits: its
+ * command complete waits for the end.  A command with busy (R1b) and no
+ * data holds DAT0 until the card's programming, if any, ends too: its
+ * transfer complete waits for that.
+ */
+static void am335x_hsmmc_timing_cmd_line(AM335xHsmmcState *s, uint32_t cmd)
+{
+    unsigned rsp = FIELD_EX32(cmd, CMD, RSP_TYPE);
+    uint64_t clocks = SD_CMD_BITS;
+
+    if (rsp != RSP_TYPE_NONE) {
+        clocks += SD_NCR_CLOCKS + (rsp == RSP_TYPE_136 ? 136 : 48);
+    }
+    s->cc_at = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+               am335x_hsmmc_clocks_ns(s, clocks);
+    s->cc_hold = true;
+    if (rsp == RSP_TYPE_48_BUSY && !FIELD_EX32(cmd, CMD, DP)) {
+        s->tc_at = MAX(s->cc_at, s->card.busy_until);
+        s->tc_hold = true;
+    }
+}
+
+/*
+ * The core reports a command complete as soon as it has the response:
+ * keep it back until the response has crossed the CMD line.
+ */
+static bool am335x_hsmmc_timing_hold_cc(AM335xHsmmcState *s)
+{
+    SDHCIState *c = &s->sdhci;
+
+    if (!s->cc_hold || !(c->norintsts & R_STAT_CC_MASK)) {
+        return false;
+    }
+    s->cc_hold = false;
+    if (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= s->cc_at) {
+        return false;
+    }
+    c->norintsts &= ~R_STAT_CC_MASK;
+    s->cc_held = true;
+    trace_am335x_hsmmc_timing_cc(am335x_hsmmc_id(s), s->cc_at);
+    am335x_hsmmc_timing_arm(s);
+    return true;
+}
+
+/*
  * A data command was issued (@cmd the SD_CMD value): the first block of a
  * read arrives after the command, the card's access time and its own
  * bus time; a write's first block may enter the buffer after the command.
@@ -388,7 +447,6 @@ static void am335x_hsmmc_timing_command(AM335xHsmmcState *s, uint32_t cmd)
     int64_t issued = now + am335x_hsmmc_clocks_ns(s, SD_CMD_CLOCKS);
     uint32_t blen = FIELD_EX32(s->sdhci.blksize, BLK, BLEN);
 
-    s->tc_hold = false;
     if (cmd & R_CMD_DDIR_MASK) {
         s->ready_at[AM335X_HSMMC_RX] =
             am335x_hsmmc_bus_block(s, issued + s->card_read_latency_ns,
@@ -474,10 +532,20 @@ static void am335x_hsmmc_data_timer(void *opaque)
 {
     AM335xHsmmcState *s = AM335X_HSMMC(opaque);
 
-    if (s->tc_held &&
-        qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= s->tc_at) {
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    bool changed = false;
+
+    if (s->cc_held && now >= s->cc_at) {
+        s->cc_held = false;
+        s->sdhci.norintsts |= R_STAT_CC_MASK;
+        changed = true;
+    }
+    if (s->tc_held && !s->cc_held && now >= s->tc_at) {
         s->tc_held = false;
         s->sdhci.norintsts |= R_STAT_TC_MASK;
+        changed = true;
+    }
+    if (changed) {
         /* The core recomputes its interrupt line on a write to SD_ISE. */
         am335x_hsmmc_core_write(s, A_ISE,
                                 am335x_hsmmc_core_read(s, A_ISE, 4), 4);
@@ -553,9 +621,13 @@ static void am335x_hsmmc_core_irq(void *opaque, int n, int level)
     AM335xHsmmcState *s = AM335X_HSMMC(opaque);
     SDHCIState *c = &s->sdhci;
 
-    if (s->timing && am335x_hsmmc_timing_hold_tc(s)) {
-        level = (c->norintsts & c->norintsigen) ||
-                (c->errintsts & c->errintsigen);
+    if (s->timing) {
+        bool held = am335x_hsmmc_timing_hold_cc(s);
+
+        if (am335x_hsmmc_timing_hold_tc(s) || held) {
+            level = (c->norintsts & c->norintsigen) ||
+                    (c->errintsts & c->errintsigen);
+        }
     }
     trace_am335x_hsmmc_irq(am335x_hsmmc_id(s), level);
     qemu_set_irq(s->irq, level);
@@ -626,6 +698,11 @@ static void am335x_hsmmc_srst(AM335xHsmmcState *s, uint8_t bits)
     trace_am335x_hsmmc_srst(am335x_hsmmc_id(s), bits, 1);
     if (bits & ((R_SYSCTL_SRA_MASK | R_SYSCTL_SRD_MASK) >> 24)) {
         am335x_hsmmc_timing_reset(s);
+    } else if (bits & (R_SYSCTL_SRC_MASK >> 24)) {
+        /* The CMD line's reset drops the command in flight. */
+        s->cc_hold = false;
+        s->cc_held = false;
+        am335x_hsmmc_timing_arm(s);
     }
     if (bits & (R_SYSCTL_SRA_MASK >> 24)) {
         /*
@@ -738,10 +815,13 @@ static void am335x_hsmmc_write_cmd(AM335xHsmmcState *s, hwaddr offset,
         value &= ~R_CMD_DE_MASK;
     }
     /* The timing is set before the core moves (and shows) a block. */
-    if (s->timing && (mask & 0xff000000) && s->dma_enable &&
-        FIELD_EX32(cmd, CMD, DP) &&
-        !(s->sdhci.prnsts & R_PSTATE_DATI_MASK)) {
-        am335x_hsmmc_timing_command(s, cmd);
+    if (s->timing && (mask & 0xff000000)) {
+        s->tc_hold = false;
+        am335x_hsmmc_timing_cmd_line(s, cmd);
+        if (s->dma_enable && FIELD_EX32(cmd, CMD, DP) &&
+            !(s->sdhci.prnsts & R_PSTATE_DATI_MASK)) {
+            am335x_hsmmc_timing_command(s, cmd);
+        }
     }
     am335x_hsmmc_core_write(s, offset, value, size);
     /* The card's OCR: CCS says whether it takes block addresses. */
@@ -882,6 +962,10 @@ static uint64_t am335x_hsmmc_host_read(AM335xHsmmcState *s, hwaddr offset,
         if (s->tc_held) {
             /* The card still holds DAT0 low: busy programming */
             word |= R_PSTATE_DATI_MASK | R_PSTATE_DLA_MASK;
+        }
+        if (s->cc_held) {
+            /* The command or its response is still on the CMD line */
+            word |= R_PSTATE_CMDI_MASK;
         }
         break;
     case A_HCTL:
@@ -1216,6 +1300,9 @@ static const VMStateDescription vmstate_am335x_hsmmc = {
         VMSTATE_INT64(tc_at, AM335xHsmmcState),
         VMSTATE_BOOL(tc_hold, AM335xHsmmcState),
         VMSTATE_BOOL(tc_held, AM335xHsmmcState),
+        VMSTATE_INT64(cc_at, AM335xHsmmcState),
+        VMSTATE_BOOL(cc_hold, AM335xHsmmcState),
+        VMSTATE_BOOL(cc_held, AM335xHsmmcState),
         VMSTATE_BOOL(card_block_addr, AM335xHsmmcState),
         VMSTATE_END_OF_LIST()
     }

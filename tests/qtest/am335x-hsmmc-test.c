@@ -63,6 +63,7 @@ static const uint64_t mmc_base[] = { 0x48060000, 0x481d8000, 0x47810000 };
 #define CMD_DP              (1u << 21)
 #define CMD_INDX(n)         ((uint32_t)(n) << 24)
 
+#define PSTATE_CMDI         (1u << 0)
 #define PSTATE_DATI         (1u << 1)
 #define PSTATE_BWE          (1u << 10)
 #define PSTATE_BRE          (1u << 11)
@@ -147,13 +148,24 @@ static void wr(QTestState *qts, uint32_t reg, uint32_t value)
     qtest_writel(qts, MMC0 + reg, value);
 }
 
-/* Issues a command; returns SD_STAT, with CC and the errors cleared. */
+static void issue(QTestState *qts, int index, uint32_t arg, uint32_t flags)
+{
+    wr(qts, ARG, arg);
+    wr(qts, CMD, CMD_INDX(index) | flags);
+}
+
+/*
+ * Issues a command and, with timing=on, lets the clock run to its command
+ * complete (or error); returns SD_STAT, with CC and the errors cleared.
+ */
 static uint32_t cmd(QTestState *qts, int index, uint32_t arg, uint32_t flags)
 {
     uint32_t stat;
 
-    wr(qts, ARG, arg);
-    wr(qts, CMD, CMD_INDX(index) | flags);
+    issue(qts, index, arg, flags);
+    for (int i = 0; i < 16 && !(rd(qts, STAT) & (STAT_CC | STAT_ERRI)); i++) {
+        qtest_clock_step_next(qts);
+    }
     stat = rd(qts, STAT);
     wr(qts, STAT, stat & (STAT_CC | 0xffff0000u));
     return stat;
@@ -834,22 +846,29 @@ static void test_bad_access(void)
 /*
  * timing=on: a 4-bit bus at 96 MHz / 2 and the SD card's figures (1 ms
  * read access, 4 MB/s programming).  Its numbers, from the model's rules:
- * a command is 98 bus clocks, a block 512 * 2 + 18 clocks.
+ * a command with a 48-bit response is 98 bus clocks (48 + N_CR 2 + 48),
+ * with a 136-bit one 186, with none 48; a block 512 * 2 + 18 clocks.
  */
 #define T_CLK_HZ            48000000ull
 #define T_CMD_NS            (98 * 1000000000ull / T_CLK_HZ)
+#define T_CMD_R2_NS         (186 * 1000000000ull / T_CLK_HZ)
+#define T_CMD_NORSP_NS      (48 * 1000000000ull / T_CLK_HZ)
 #define T_BLOCK_NS          ((512 * 2 + 18) * 1000000000ull / T_CLK_HZ)
 #define T_READ_LATENCY_NS   (1000 * US)
 #define T_PROG_NS           (512 * 1000000000ull / 4000000)
 #define HCTL_DTW            (1u << 1)
 
-static QTestState *start_timed(void)
+/* Starts the timed machine with the card initialised; @rca gets its RCA. */
+static QTestState *start_timed(uint16_t *rca)
 {
     QTestState *qts = qtest_initf("-M beaglebone-black,timing=on "
                                   "-drive if=sd,index=0,id=sd0,format=raw,"
                                   "file=%s", image_path);
+    uint16_t card = card_init(qts);
 
-    card_init(qts);
+    if (rca) {
+        *rca = card;
+    }
     wr(qts, SYSCTL, SYSCTL_ICE | SYSCTL_CEN | SYSCTL_CLKD(2));
     wr(qts, HCTL, HCTL_SDVS_33 | HCTL_SDBP | HCTL_DTW);
     return qts;
@@ -858,7 +877,7 @@ static QTestState *start_timed(void)
 /* A read's block reaches the EDMA after the card's access time and the bus. */
 static void test_timing_read(void)
 {
-    QTestState *qts = start_timed();
+    QTestState *qts = start_timed(NULL);
     uint64_t due = T_CMD_NS + T_READ_LATENCY_NS + T_BLOCK_NS;
 
     qtest_irq_intercept_out_named(qts, MMC0_PATH, "dma-rx");
@@ -866,7 +885,7 @@ static void test_timing_read(void)
     cmd(qts, 18, 0x800, CMD_DP | CMD_RSP_48 | CMD_DDIR_READ | CMD_DE |
         CMD_MSBS | CMD_BCE | CMD_ACEN);
     g_assert_false(qtest_get_irq(qts, 0));
-    qtest_clock_step(qts, due - 1000);
+    qtest_clock_step(qts, due - T_CMD_NS - 1000);
     g_assert_false(qtest_get_irq(qts, 0));
     qtest_clock_step(qts, 1000);
     g_assert_true(qtest_get_irq(qts, 0));
@@ -887,15 +906,16 @@ static void test_timing_read(void)
 /* A write completes when the card's programming of the block ends. */
 static void test_timing_write(void)
 {
-    QTestState *qts = start_timed();
+    QTestState *qts = start_timed(NULL);
     uint64_t busy = T_BLOCK_NS + T_PROG_NS;
 
     qtest_irq_intercept_out_named(qts, MMC0_PATH, "dma-tx");
     wr(qts, BLK, (1 << 16) | BLOCK);
-    cmd(qts, 24, 0x1000, CMD_DP | CMD_RSP_48 | CMD_DE);
+    issue(qts, 24, 0x1000, CMD_DP | CMD_RSP_48 | CMD_DE);
     g_assert_false(qtest_get_irq(qts, 0));
     qtest_clock_step(qts, T_CMD_NS);
     g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(rd(qts, STAT) & STAT_CC, ==, STAT_CC);
     for (int w = 0; w < BLOCK / 4; w++) {
         wr(qts, DATA, pattern_word(0x1000 + w * 4));
     }
@@ -906,6 +926,42 @@ static void test_timing_write(void)
     qtest_clock_step(qts, 1000);
     g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, STAT_TC);
     g_assert_cmphex(rd(qts, PSTATE) & PSTATE_DATI, ==, 0);
+    qtest_quit(qts);
+}
+
+/* Command complete waits for the command and its response on CMD. */
+static void check_cmd_time(QTestState *qts, int index, uint32_t arg,
+                           uint32_t flags, uint64_t ns)
+{
+    issue(qts, index, arg, flags);
+    g_assert_cmphex(rd(qts, STAT) & STAT_CC, ==, 0);
+    g_assert_cmphex(rd(qts, PSTATE) & PSTATE_CMDI, ==, PSTATE_CMDI);
+    qtest_clock_step(qts, ns - 1);
+    g_assert_cmphex(rd(qts, STAT) & STAT_CC, ==, 0);
+    qtest_clock_step(qts, 1);
+    g_assert_cmphex(rd(qts, STAT) & (STAT_CC | STAT_ERRI), ==, STAT_CC);
+    g_assert_cmphex(rd(qts, PSTATE) & PSTATE_CMDI, ==, 0);
+    wr(qts, STAT, STAT_CC | STAT_TC);
+}
+
+static void test_timing_command(void)
+{
+    uint16_t rca;
+    QTestState *qts = start_timed(&rca);
+    uint32_t status;
+    uint8_t csd[16];
+
+    /* CMD13 (R1): the card, selected, is in the transfer state. */
+    check_cmd_time(qts, 13, (uint32_t)rca << 16, CMD_RSP_48, T_CMD_NS);
+    status = rd(qts, RSP10);
+    g_assert_cmpuint((status >> 9) & 0xf, ==, 4);
+    /* CMD7 with RCA 0 deselects, with no response; CMD9 (R2): the CSD */
+    check_cmd_time(qts, 7, 0, 0, T_CMD_NORSP_NS);
+    check_cmd_time(qts, 9, (uint32_t)rca << 16, CMD_RSP_136, T_CMD_R2_NS);
+    for (int i = 0; i < 4; i++) {
+        stl_be_p(&csd[i * 4], rd(qts, RSP76 - i * 4));
+    }
+    g_assert_cmphex(csd[15], ==, crc7(csd, 15) << 1 | 1);
     qtest_quit(qts);
 }
 
@@ -931,6 +987,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/hsmmc/bad-access", test_bad_access);
     qtest_add_func("am335x/hsmmc/timing-read", test_timing_read);
     qtest_add_func("am335x/hsmmc/timing-write", test_timing_write);
+    qtest_add_func("am335x/hsmmc/timing-command", test_timing_command);
 
     ret = g_test_run();
     unlink(image_path);

@@ -97,6 +97,10 @@ struct AM335xHsmmcState {
     int64_t tc_at;
     bool tc_hold;
     bool tc_held;
+    /* A command complete waits in cc_held until cc_at, its response's end */
+    int64_t cc_at;
+    bool cc_hold;
+    bool cc_held;
     /* The card takes block addresses (OCR CCS, from ACMD41/CMD1) */
     bool card_block_addr;
 
