@@ -13,12 +13,14 @@ import storage_bench as sb
 SINK_NIC = "user,guestfwd=tcp:10.0.2.100:5001-null"
 
 
-def run_tx(windows, secs, name, timeout):
-    """Returns {window KB: [bytes in each second of the run]}."""
+def run_tx(windows, secs, name, timeout, cpu_args=None):
+    """Returns {window KB: [bytes in each second of the run]}; CPU_ARGS as
+    storage_bench.run_timed's."""
     append = ("bench.windows=%s bench.secs=%d"
               % (",".join(map(str, windows)), secs))
     status, output = sb.run_timed("am335x-evm", "bench-eth-tx.sh", append,
-                                  ["-nic", SINK_NIC], name, timeout)
+                                  ["-nic", SINK_NIC], name, timeout,
+                                  cpu_args=cpu_args)
     got = {}
     # The one-second reports inside the run; the last report waits for
     # the sink's close, which never comes.

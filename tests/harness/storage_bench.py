@@ -11,16 +11,24 @@ import guest as g
 
 MiB = 1024 * 1024
 # The CPU model of every timed run: 2 ns of virtual time per instruction
-# (500 MIPS); an idle guest's clock jumps to its next timer (sleep=off);
-# no host time reaches the guest (align=off).  For runs that repeat to the
-# nanosecond nothing else from the host may reach it either: the RTC runs
-# on virtual time from a fixed date (the kernel seeds its random pool, and
-# so its hash tables, from the RTC's time), and QEMU's own guest random
-# numbers come from a fixed seed.
+# (500 MIPS), plus the stalls of the Cortex-A8's caches: the plugin
+# plugins/cortex-a8-caches.c runs every fetch, load and store through
+# models of the L1s and the L2 and charges each miss its latency (L2 hit,
+# or L2 miss to the DDR2).  An idle guest's clock jumps to its next timer
+# (sleep=off); no host time reaches the guest (align=off).  For runs that
+# repeat to the nanosecond nothing else from the host may reach it either:
+# the RTC runs on virtual time from a fixed date (the kernel seeds its
+# random pool, and so its hash tables, from the RTC's time), and QEMU's
+# own guest random numbers come from a fixed seed.
+CACHE_PLUGIN = os.path.join(os.path.dirname(g.QEMU), "cortex-a8-caches.so")
 ICOUNT = ["-icount", "shift=1,sleep=off,align=off",
+          "-plugin", CACHE_PLUGIN + ",shift=1",
           "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
+# The same without the cache stalls (tests compare the two)
+ICOUNT_NO_CACHES = ICOUNT[:2] + ICOUNT[4:]
 CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
-             "RTC on virtual time from a fixed date")
+             "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss +25 cycles "
+             "+ DDR2 27.5 ns); RTC on virtual time from a fixed date")
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
 SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"
 NAND_UBIFS = "nand_ubifs:/dev/mtd9:ubifs"
@@ -110,13 +118,16 @@ def run(board, drive_args, fs_list, sizes, total, name, timeout, dtb=None):
                        r"busy=(\d+) total=(\d+)", output, re.M)]
 
 
-def run_timed(board, script, append, extra_args, name, timeout, dtb=None):
-    """Boots @board's am335x kernel with timing=on under the CPU model,
-    running tests/guest/SCRIPT from /init; returns (its exit status as
-    printed, the console output)."""
+def run_timed(board, script, append, extra_args, name, timeout, dtb=None,
+              cpu_args=None):
+    """Boots @board's am335x kernel with timing=on under the CPU model
+    (CPU_ARGS, ICOUNT by default), running tests/guest/SCRIPT from /init;
+    returns (its exit status as printed, the console output)."""
+    if cpu_args is None:
+        cpu_args = ICOUNT
     vm = g.Guest(board, "am335x", append="am335x.test=%s %s" % (script, append),
                  dtb=dtb,
-                 earlycon=False, extra_args=ICOUNT + extra_args, name=name,
+                 earlycon=False, extra_args=cpu_args + extra_args, name=name,
                  timing=True)
     print("# " + vm.command_line(), flush=True)
     vm.start()

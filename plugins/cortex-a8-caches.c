@@ -1,0 +1,279 @@
+/*
+ * Memory stalls of the AM335x's Cortex-A8, for the timing model: a TCG
+ * plugin that runs the guest's instruction fetches and data loads and
+ * stores through models of the core's L1 caches and its L2, and charges
+ * the latency of each miss to the vCPU's virtual time.  -icount gives
+ * every instruction a fixed time (shift=1: 2 ns, a CPI of 1.44 at
+ * 720 MHz); copies, checksums and the kernel's large code paths also wait
+ * for the L2 and for DDR, and that wait is what this adds.
+ *
+ * The caches (AM335x datasheet SPRS717, 1.1 and 3.1; Cortex-A8 TRM
+ * r3p2, chapters 7 and 8):
+ * - L1 instruction and L1 data: 32 KiB each, 4-way, 64-byte lines.
+ * - L2: 256 KiB, 8-way, 64-byte lines, unified.
+ * - Replacement: least recently used (the A8 uses random or
+ *   pseudo-random; LRU keeps the model deterministic and simple).
+ * - The L1 data cache allocates on a read miss only: a store that misses
+ *   goes to the L2 (allocating there) without a stall, as the A8's store
+ *   buffer absorbs it (TRM 16.4.2, table 16-16: no stall unless the
+ *   buffer is full, which is not modelled).
+ *
+ * The stalls (Cortex-A8 TRM 16.4.2, table 16-16):
+ * - A load or fetch that misses L1 and hits L2: 8 cycles.
+ * - A miss in L2 too: at least 25 cycles to the critical word from the
+ *   memory system, plus the DDR2's own access: the PSP figures' boards
+ *   ran DDR2 at 266 MHz, and the EVM's MT47H128M16RT-25E opens a row and
+ *   returns data after tRCD 12.5 ns + CL 4 clocks (15 ns): 27.5 ns.
+ * - Accesses to I/O (device registers) are not cached and not charged
+ *   here; the devices model their own time.
+ *
+ * Not modelled: the TLBs (the A8's 32-entry micro-TLBs, a 24-cycle walk
+ * that hits L2), branch misprediction (13 cycles), the store buffer
+ * filling, the L2's own write-back traffic, and DMA coherency: a line a
+ * device wrote stays valid here if the CPU had it, where Linux invalidates
+ * it on the real part before reading.
+ *
+ * Addresses are physical for data (guest physical, from the access) and
+ * virtual for instructions (the kernel's text is mapped once; processes
+ * running the same binary share its lines, as they share its pages).
+ *
+ * Arguments: shift=N, the -icount shift (time per instruction 2^N ns);
+ * cpu-mhz=N (720); ddr-ns=N (27.5, in tenths: ddr-ns10=275).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+#define LINE_SHIFT          6           /* 64-byte lines */
+#define L1_SETS             (32 * 1024 / 64 / 4)
+#define L1_WAYS             4
+#define L2_SETS             (256 * 1024 / 64 / 8)
+#define L2_WAYS             8
+#define L2_HIT_CYCLES       8
+#define MEM_MIN_CYCLES      25
+
+typedef struct Cache {
+    unsigned sets;
+    unsigned ways;
+    /* tags[set * ways + way], most recently used first; 0 is empty */
+    uint64_t *tags;
+    uint64_t accesses;
+    uint64_t misses;
+} Cache;
+
+static Cache l1i, l1d, l2;
+static const void *time_handle;
+/* Stall not yet charged, in picoseconds */
+static uint64_t pending_ps;
+static uint64_t ps_per_insn = 2000;
+static uint64_t l2_hit_ps;
+static uint64_t l2_miss_ps;
+static uint64_t charged_insns;
+
+static void cache_init(Cache *c, unsigned sets, unsigned ways)
+{
+    c->sets = sets;
+    c->ways = ways;
+    c->tags = g_new0(uint64_t, (size_t)sets * ways);
+}
+
+/*
+ * Looks @line (an address >> LINE_SHIFT) up; returns whether it hit.
+ * With @allocate, a miss brings the line in, evicting the least recently
+ * used one; a hit always makes the line the most recently used.
+ */
+static bool cache_access(Cache *c, uint64_t line, bool allocate)
+{
+    uint64_t tag = line + 1;
+    uint64_t *set = &c->tags[(line % c->sets) * c->ways];
+    unsigned way;
+
+    c->accesses++;
+    for (way = 0; way < c->ways; way++) {
+        if (set[way] == tag) {
+            memmove(&set[1], &set[0], way * sizeof(set[0]));
+            set[0] = tag;
+            return true;
+        }
+    }
+    c->misses++;
+    if (allocate) {
+        memmove(&set[1], &set[0], (c->ways - 1) * sizeof(set[0]));
+        set[0] = tag;
+    }
+    return false;
+}
+
+static void stall(uint64_t ps)
+{
+    uint64_t insns;
+
+    pending_ps += ps;
+    if (pending_ps < ps_per_insn) {
+        return;
+    }
+    insns = pending_ps / ps_per_insn;
+    pending_ps -= insns * ps_per_insn;
+    /* What the budget could not take waits for the next charge. */
+    insns -= qemu_plugin_icount_stall(time_handle, insns);
+    charged_insns += insns;
+}
+
+/* A read (fetch or load) of @line that missed its L1 */
+static void l1_read_miss(uint64_t line)
+{
+    if (cache_access(&l2, line, true)) {
+        stall(l2_hit_ps);
+    } else {
+        stall(l2_miss_ps);
+    }
+}
+
+/*
+ * A translated block's instructions are consecutive: its fetches are the
+ * lines from its first to its last, packed in the callback's data as
+ * first line << 8 | number of lines.
+ */
+static void vcpu_block_exec(unsigned int vcpu_index, void *udata)
+{
+    uintptr_t packed = (uintptr_t)udata;
+    uint64_t line = packed >> 8;
+    uint64_t end = line + (packed & 0xff);
+
+    for (; line < end; line++) {
+        if (!cache_access(&l1i, line, true)) {
+            l1_read_miss(line);
+        }
+    }
+}
+
+static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+                     uint64_t vaddr, void *udata)
+{
+    struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+    uint64_t line;
+
+    if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+        return;
+    }
+    line = qemu_plugin_hwaddr_phys_addr(hw) >> LINE_SHIFT;
+    if (qemu_plugin_mem_is_store(info)) {
+        /* Write hit in L1, or to L2 through the store buffer */
+        if (!cache_access(&l1d, line, false)) {
+            cache_access(&l2, line, true);
+        }
+        return;
+    }
+    if (!cache_access(&l1d, line, true)) {
+        l1_read_miss(line);
+    }
+}
+
+static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    uint64_t start = qemu_plugin_tb_vaddr(tb);
+    uint64_t end = start;
+    uint64_t first, nlines;
+
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+        end = qemu_plugin_insn_vaddr(insn) + qemu_plugin_insn_size(insn);
+        qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
+                                         QEMU_PLUGIN_CB_NO_REGS,
+                                         QEMU_PLUGIN_MEM_RW, NULL);
+    }
+    if (end == start) {
+        return;
+    }
+    first = start >> LINE_SHIFT;
+    nlines = MIN(((end - 1) >> LINE_SHIFT) - first + 1, 0xff);
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, vcpu_block_exec,
+                                         QEMU_PLUGIN_CB_NO_REGS,
+                                         (void *)(uintptr_t)(first << 8 |
+                                                             nlines));
+}
+
+static void report(Cache *c, const char *name, GString *out)
+{
+    g_string_append_printf(out, "%s: %" PRIu64 " accesses, %" PRIu64
+                           " misses\n", name, c->accesses, c->misses);
+}
+
+static void plugin_exit(qemu_plugin_id_t id, void *p)
+{
+    g_autoptr(GString) out = g_string_new("cortex-a8-caches:\n");
+
+    report(&l1i, "  L1I", out);
+    report(&l1d, "  L1D", out);
+    report(&l2, "  L2", out);
+    g_string_append_printf(out, "  stall charged: %" PRIu64
+                           " instructions' time\n", charged_insns);
+    qemu_plugin_outs(out->str);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+                                           const qemu_info_t *info,
+                                           int argc, char **argv)
+{
+    uint64_t shift = 1, cpu_mhz = 720, ddr_ns10 = 275;
+    uint64_t cycle_ps;
+
+    for (int i = 0; i < argc; i++) {
+        g_auto(GStrv) kv = g_strsplit(argv[i], "=", 2);
+        char *end;
+        uint64_t v;
+
+        if (!kv[0] || !kv[1]) {
+            fprintf(stderr, "cortex-a8-caches: bad argument '%s'\n", argv[i]);
+            return -1;
+        }
+        v = g_ascii_strtoull(kv[1], &end, 10);
+        if (*end || end == kv[1]) {
+            fprintf(stderr, "cortex-a8-caches: bad value in '%s'\n", argv[i]);
+            return -1;
+        }
+        if (g_strcmp0(kv[0], "shift") == 0 && v <= 10) {
+            shift = v;
+        } else if (g_strcmp0(kv[0], "cpu-mhz") == 0 && v > 0 && v <= 10000) {
+            cpu_mhz = v;
+        } else if (g_strcmp0(kv[0], "ddr-ns10") == 0 && v <= 100000) {
+            ddr_ns10 = v;
+        } else {
+            fprintf(stderr, "cortex-a8-caches: unknown or out of range "
+                    "'%s'\n", argv[i]);
+            return -1;
+        }
+    }
+    if (!info->system_emulation || info->system.smp_vcpus != 1) {
+        fprintf(stderr, "cortex-a8-caches: one vCPU, system emulation\n");
+        return -1;
+    }
+    time_handle = qemu_plugin_request_time_control();
+    if (!time_handle) {
+        fprintf(stderr, "cortex-a8-caches: another plugin controls time\n");
+        return -1;
+    }
+    ps_per_insn = 1000ull << shift;
+    cycle_ps = 1000000ull / cpu_mhz;
+    l2_hit_ps = L2_HIT_CYCLES * cycle_ps;
+    l2_miss_ps = l2_hit_ps + MEM_MIN_CYCLES * cycle_ps + ddr_ns10 * 100;
+    cache_init(&l1i, L1_SETS, L1_WAYS);
+    cache_init(&l1d, L1_SETS, L1_WAYS);
+    cache_init(&l2, L2_SETS, L2_WAYS);
+    qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);
+    qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
+    return 0;
+}
