@@ -34,11 +34,12 @@
  * it on the real part before reading.
  *
  * Addresses are physical for data (guest physical, from the access) and
- * virtual for instructions (the kernel's text is mapped once; processes
- * running the same binary share its lines, as they share its pages).
+ * virtual for instructions: the kernel's text is mapped once; code of two
+ * processes at the same address shares lines in this model.
  *
- * Arguments: shift=N, the -icount shift (time per instruction 2^N ns);
- * cpu-mhz=N (720); ddr-ns=N (27.5, in tenths: ddr-ns10=275).
+ * Arguments: shift=N, the -icount shift (time per instruction 2^N ns,
+ * 1); cpu-mhz=N, the core clock (720); ddr-ns10=N, the DDR access in
+ * tenths of a nanosecond (275).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -231,31 +232,42 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     uint64_t shift = 1, cpu_mhz = 720, ddr_ns10 = 275;
     uint64_t cycle_ps;
 
+    struct {
+        const char *name;
+        uint64_t *value;
+        uint64_t min, max;
+    } params[] = {
+        { "shift", &shift, 0, 10 },
+        { "cpu-mhz", &cpu_mhz, 1, 10000 },
+        { "ddr-ns10", &ddr_ns10, 0, 100000 },
+    };
+
     for (int i = 0; i < argc; i++) {
         g_auto(GStrv) kv = g_strsplit(argv[i], "=", 2);
+        unsigned p = G_N_ELEMENTS(params);
         char *end;
         uint64_t v;
 
-        if (!kv[0] || !kv[1]) {
-            fprintf(stderr, "cortex-a8-caches: bad argument '%s'\n", argv[i]);
+        if (kv[0] && kv[1]) {
+            for (p = 0; p < G_N_ELEMENTS(params); p++) {
+                if (g_strcmp0(kv[0], params[p].name) == 0) {
+                    break;
+                }
+            }
+        }
+        if (p == G_N_ELEMENTS(params)) {
+            fprintf(stderr, "cortex-a8-caches: unknown argument '%s' "
+                    "(shift=, cpu-mhz=, ddr-ns10=)\n", argv[i]);
             return -1;
         }
         v = g_ascii_strtoull(kv[1], &end, 10);
-        if (*end || end == kv[1]) {
-            fprintf(stderr, "cortex-a8-caches: bad value in '%s'\n", argv[i]);
+        if (*end || end == kv[1] || v < params[p].min || v > params[p].max) {
+            fprintf(stderr, "cortex-a8-caches: '%s': a number from %" PRIu64
+                    " to %" PRIu64 "\n", argv[i], params[p].min,
+                    params[p].max);
             return -1;
         }
-        if (g_strcmp0(kv[0], "shift") == 0 && v <= 10) {
-            shift = v;
-        } else if (g_strcmp0(kv[0], "cpu-mhz") == 0 && v > 0 && v <= 10000) {
-            cpu_mhz = v;
-        } else if (g_strcmp0(kv[0], "ddr-ns10") == 0 && v <= 100000) {
-            ddr_ns10 = v;
-        } else {
-            fprintf(stderr, "cortex-a8-caches: unknown or out of range "
-                    "'%s'\n", argv[i]);
-            return -1;
-        }
+        *params[p].value = v;
     }
     if (!info->system_emulation || info->system.smp_vcpus != 1) {
         fprintf(stderr, "cortex-a8-caches: one vCPU, system emulation\n");
@@ -269,6 +281,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     ps_per_insn = 1000ull << shift;
     cycle_ps = 1000000ull / cpu_mhz;
     l2_hit_ps = L2_HIT_CYCLES * cycle_ps;
+    /* The L2 lookup, then the memory system and the DDR itself */
     l2_miss_ps = l2_hit_ps + MEM_MIN_CYCLES * cycle_ps + ddr_ns10 * 100;
     cache_init(&l1i, L1_SETS, L1_WAYS);
     cache_init(&l1d, L1_SETS, L1_WAYS);

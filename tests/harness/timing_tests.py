@@ -8,6 +8,7 @@ these tests alone, as the bench runs."""
 
 import concurrent.futures
 import shutil
+import subprocess
 import tempfile
 
 import eth_bench
@@ -64,3 +65,21 @@ def timing_determinism_eth(timeout):
     if not stalled < 0.95 * free:
         raise g.GuestError("cache stalls cost nothing: %d bytes with them, "
                            "%d without" % (stalled, free))
+
+
+@test("timing-cache-plugin-args/beaglebone-black/none", 60)
+def timing_cache_plugin_args(timeout):
+    """The cache plugin refuses arguments it does not know or cannot use,
+    with a message naming them, and QEMU does not start."""
+    for arg in ("cpu-mhz=0", "shift=x", "colour=blue", "ddr-ns10"):
+        proc = subprocess.run(
+            [g.QEMU, "-M", "beaglebone-black", "-display", "none",
+             "-icount", "shift=1", "-plugin", sb.CACHE_PLUGIN + "," + arg,
+             "-S"], capture_output=True, text=True, timeout=timeout,
+            stdin=subprocess.DEVNULL)
+        print("#   %s: exit %d, %s" % (arg, proc.returncode,
+                                      proc.stderr.strip().splitlines()[:1]))
+        if proc.returncode == 0 or "cortex-a8-caches:" not in proc.stderr \
+                or arg.split("=")[0] not in proc.stderr:
+            raise g.GuestError("plugin argument %r: exit %d, stderr %r"
+                               % (arg, proc.returncode, proc.stderr))
