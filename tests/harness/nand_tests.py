@@ -118,6 +118,32 @@ def nand_probe(timeout):
             raise g.GuestError("image of %d bytes" % os.path.getsize(image.path))
 
 
+def raw_round_trip(vm, pages):
+    """flash_erase + nandwrite + nanddump of PAGES random pages on
+    NAND.file-system; checks the guest read back what it wrote and returns
+    the data's sha256 and the EDMA completions the transfer took."""
+    before = edma_completions(vm)
+    out = sh(vm, "dd if=/dev/urandom of=/tmp/data bs=2048 count=%d 2>/dev/null"
+             " && /usr/sbin/flash_erase -q %s 0 %d"
+             " && /usr/sbin/nandwrite -q %s /tmp/data"
+             " && /usr/sbin/nanddump -q -l %d -f /tmp/back %s"
+             " && sha256sum /tmp/data /tmp/back"
+             % (pages, FS_MTD, -(-pages // PAGES_PER_BLOCK), FS_MTD,
+                pages * PAGE, FS_MTD), 180)
+    sums = re.findall(r"^([0-9a-f]{64})\s", out, re.M)
+    if len(sums) != 2 or sums[0] != sums[1]:
+        raise g.GuestError("round trip differs: %r" % sums)
+    return sums[0], edma_completions(vm) - before
+
+
+def check_image(image, pages, digest):
+    """The host's image file holds what the guest wrote."""
+    host = hashlib.sha256(image.page_data(FS_PAGE, pages)).hexdigest()
+    if host != digest:
+        raise g.GuestError("the image holds %s, the guest wrote %s" % (host, digest))
+    print("#   host image: %s" % host[:16])
+
+
 @test("nand-raw/%s/%s" % (BOARD, KERNEL), 240)
 def nand_raw(timeout):
     """flash_erase + nandwrite + nanddump round trip on NAND.file-system
@@ -126,25 +152,13 @@ def nand_raw(timeout):
     pages = 256
     with NandImage() as image:
         with nand_guest(image, "nand-raw", timeout) as vm:
-            before = edma_completions(vm)
-            out = sh(vm, "dd if=/dev/urandom of=/tmp/data bs=2048 count=%d 2>/dev/null"
-                     " && /usr/sbin/flash_erase -q %s 0 4"
-                     " && /usr/sbin/nandwrite -q %s /tmp/data"
-                     " && /usr/sbin/nanddump -q -l %d -f /tmp/back %s"
-                     " && sha256sum /tmp/data /tmp/back"
-                     % (pages, FS_MTD, FS_MTD, pages * PAGE, FS_MTD), 180)
-            sums = re.findall(r"^([0-9a-f]{64})\s", out, re.M)
-            if len(sums) != 2 or sums[0] != sums[1]:
-                raise g.GuestError("round trip differs: %r" % sums)
-            if edma_completions(vm) == before:
+            digest, completions = raw_round_trip(vm, pages)
+            if completions == 0:
                 raise g.GuestError("no EDMA completion in prefetch-dma mode")
             if sysfs_counter(vm, "corrected_bits") or sysfs_counter(vm, "ecc_failures"):
                 raise g.GuestError("ECC events on a clean device")
             quit_guest(vm)
-        host = hashlib.sha256(image.page_data(FS_PAGE, pages)).hexdigest()
-        if host != sums[0]:
-            raise g.GuestError("the image holds %s, the guest wrote %s" % (host, sums[0]))
-        print("#   host image: %s" % host[:16])
+        check_image(image, pages, digest)
 
 
 @test("nand-polled/%s/%s" % (BOARD, KERNEL), 240)
@@ -158,24 +172,12 @@ def nand_polled(timeout):
     with NandImage() as image:
         dtb = storage_bench.nand_polled_dtb(BOARD, image.dir)
         with nand_guest(image, "nand-polled", timeout, dtb=dtb) as vm:
-            before = edma_completions(vm)
-            out = sh(vm, "dd if=/dev/urandom of=/tmp/data bs=2048 count=%d 2>/dev/null"
-                     " && /usr/sbin/flash_erase -q %s 0 2"
-                     " && /usr/sbin/nandwrite -q %s /tmp/data"
-                     " && /usr/sbin/nanddump -q -l %d -f /tmp/back %s"
-                     " && sha256sum /tmp/data /tmp/back"
-                     % (pages, FS_MTD, FS_MTD, pages * PAGE, FS_MTD), 180)
-            sums = re.findall(r"^([0-9a-f]{64})\s", out, re.M)
-            if len(sums) != 2 or sums[0] != sums[1]:
-                raise g.GuestError("round trip differs: %r" % sums)
-            after = edma_completions(vm)
-            if after != before:
+            digest, completions = raw_round_trip(vm, pages)
+            if completions:
                 raise g.GuestError("%d EDMA completions in polled mode"
-                                   % (after - before))
+                                   % completions)
             quit_guest(vm)
-        host = hashlib.sha256(image.page_data(FS_PAGE, pages)).hexdigest()
-        if host != sums[0]:
-            raise g.GuestError("the image holds %s, the guest wrote %s" % (host, sums[0]))
+        check_image(image, pages, digest)
 
 
 @test("nand-ecc/%s/%s" % (BOARD, KERNEL), 300)
