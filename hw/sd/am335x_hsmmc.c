@@ -415,24 +415,38 @@ static void am335x_hsmmc_timing_cmd_line(AM335xHsmmcState *s, uint32_t cmd)
 }
 
 /*
+ * An SD_STAT event (@mask) the core raised early, with *@hold armed: keep
+ * it back, in *@held, until @at.  Returns whether it was held.
+ */
+static bool am335x_hsmmc_timing_hold(AM335xHsmmcState *s, uint32_t mask,
+                                     bool *hold, bool *held, int64_t at)
+{
+    SDHCIState *c = &s->sdhci;
+
+    if (!*hold || !(c->norintsts & mask)) {
+        return false;
+    }
+    *hold = false;
+    if (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= at) {
+        return false;
+    }
+    c->norintsts &= ~mask;
+    *held = true;
+    am335x_hsmmc_timing_arm(s);
+    return true;
+}
+
+/*
  * The core reports a command complete as soon as it has the response:
  * keep it back until the response has crossed the CMD line.
  */
 static bool am335x_hsmmc_timing_hold_cc(AM335xHsmmcState *s)
 {
-    SDHCIState *c = &s->sdhci;
-
-    if (!s->cc_hold || !(c->norintsts & R_STAT_CC_MASK)) {
+    if (!am335x_hsmmc_timing_hold(s, R_STAT_CC_MASK, &s->cc_hold,
+                                  &s->cc_held, s->cc_at)) {
         return false;
     }
-    s->cc_hold = false;
-    if (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= s->cc_at) {
-        return false;
-    }
-    c->norintsts &= ~R_STAT_CC_MASK;
-    s->cc_held = true;
     trace_am335x_hsmmc_timing_cc(am335x_hsmmc_id(s), s->cc_at);
-    am335x_hsmmc_timing_arm(s);
     return true;
 }
 
@@ -509,20 +523,13 @@ static void am335x_hsmmc_timing_block(AM335xHsmmcState *s, int dir)
  */
 static bool am335x_hsmmc_timing_hold_tc(AM335xHsmmcState *s)
 {
-    SDHCIState *c = &s->sdhci;
-
-    if (!s->tc_hold || !(c->norintsts & R_STAT_TC_MASK) ||
-        (c->prnsts & R_PSTATE_DATI_MASK)) {
+    /* A transfer still on DAT has not raised its TC yet. */
+    if ((s->sdhci.prnsts & R_PSTATE_DATI_MASK) ||
+        !am335x_hsmmc_timing_hold(s, R_STAT_TC_MASK, &s->tc_hold,
+                                  &s->tc_held, s->tc_at)) {
         return false;
     }
-    s->tc_hold = false;
-    if (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) >= s->tc_at) {
-        return false;
-    }
-    c->norintsts &= ~R_STAT_TC_MASK;
-    s->tc_held = true;
     trace_am335x_hsmmc_timing_tc(am335x_hsmmc_id(s), s->tc_at);
-    am335x_hsmmc_timing_arm(s);
     return true;
 }
 
