@@ -27,11 +27,19 @@
  * - Accesses to I/O (device registers) are not cached and not charged
  *   here; the devices model their own time.
  *
+ * DMA coherency: the AM335x's DMA masters do not snoop the caches, so
+ * software invalidates a buffer's lines before it reads what a device
+ * wrote (DCIMVAC, and DCCIMVAC, by virtual address).  Those instructions
+ * drop the line here from the L1D and the L2 alike, so that the next read
+ * misses to memory as on the part.  The address is translated with the
+ * mapping the data accesses last showed for its page (a direct-mapped
+ * table of 4096 pages); a page the CPU has not touched lately has no
+ * lines here anyway.
+ *
  * Not modelled: the TLBs (the A8's 32-entry micro-TLBs, a 24-cycle walk
  * that hits L2), branch misprediction (13 cycles), the store buffer
- * filling, the L2's own write-back traffic, and DMA coherency: a line a
- * device wrote stays valid here if the CPU had it, where Linux invalidates
- * it on the real part before reading.
+ * filling, the L2's own write-back traffic, and cache maintenance by set
+ * and way.
  *
  * Addresses are physical for data (guest physical, from the access) and
  * virtual for instructions: the kernel's text is mapped once; code of two
@@ -116,6 +124,34 @@ static bool cache_access(Cache *c, uint64_t line, bool allocate)
     return false;
 }
 
+/* Drops @line, if present; the freed way becomes the least recently used. */
+static void cache_invalidate(Cache *c, uint64_t line)
+{
+    uint64_t tag = line + 1;
+    uint64_t *set = &c->tags[(line % c->sets) * c->ways];
+
+    for (unsigned way = 0; way < c->ways; way++) {
+        if (set[way] == tag) {
+            memmove(&set[way], &set[way + 1],
+                    (c->ways - 1 - way) * sizeof(set[0]));
+            set[c->ways - 1] = 0;
+            return;
+        }
+    }
+}
+
+/* Virtual to physical page, as the data accesses last showed it */
+#define PAGE_SHIFT          12
+#define VMAP_ENTRIES        4096
+static struct {
+    uint64_t vpage;     /* virtual page + 1; 0 is empty */
+    uint64_t ppage;
+} vmap[VMAP_ENTRIES];
+
+/* The core registers r0-r15 (r13-r15 as sp, lr, pc), for Rt */
+static struct qemu_plugin_register *core_regs[16];
+static uint64_t invalidations;
+
 static void stall(uint64_t ps)
 {
     uint64_t insns;
@@ -169,6 +205,10 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
         return;
     }
     line = qemu_plugin_hwaddr_phys_addr(hw) >> LINE_SHIFT;
+    vmap[(vaddr >> PAGE_SHIFT) % VMAP_ENTRIES].vpage =
+        (vaddr >> PAGE_SHIFT) + 1;
+    vmap[(vaddr >> PAGE_SHIFT) % VMAP_ENTRIES].ppage =
+        line >> (PAGE_SHIFT - LINE_SHIFT);
     if (qemu_plugin_mem_is_store(info)) {
         /* Write hit in L1, or to L2 through the store buffer */
         if (!cache_access(&l1d, line, false)) {
@@ -178,6 +218,72 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
     }
     if (!cache_access(&l1d, line, true)) {
         l1_read_miss(line);
+    }
+}
+
+/* DCIMVAC or DCCIMVAC with the address in core register @udata */
+static void vcpu_dc_invalidate(unsigned int vcpu_index, void *udata)
+{
+    struct qemu_plugin_register *reg = core_regs[(uintptr_t)udata];
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    uint64_t vaddr, slot;
+
+    if (!reg || qemu_plugin_read_register(reg, buf) < 4) {
+        return;
+    }
+    vaddr = buf->data[0] | buf->data[1] << 8 | buf->data[2] << 16 |
+            (uint64_t)buf->data[3] << 24;
+    slot = (vaddr >> PAGE_SHIFT) % VMAP_ENTRIES;
+    if (vmap[slot].vpage == (vaddr >> PAGE_SHIFT) + 1) {
+        uint64_t line = vmap[slot].ppage << (PAGE_SHIFT - LINE_SHIFT) |
+                        ((vaddr & ((1 << PAGE_SHIFT) - 1)) >> LINE_SHIFT);
+
+        cache_invalidate(&l1d, line);
+        cache_invalidate(&l2, line);
+        invalidations++;
+    }
+}
+
+/*
+ * The register number of a DCIMVAC or DCCIMVAC (MCR p15, 0, Rt, c7, c6
+ * or c14, 1) in the 4 bytes at @insn, A32 or T32; -1 for anything else.
+ */
+static int dc_invalidate_rt(const uint8_t *insn)
+{
+    uint32_t w = insn[0] | insn[1] << 8 | insn[2] << 16 |
+                 (uint32_t)insn[3] << 24;
+    uint32_t hw1 = w & 0xffff, hw2 = w >> 16;
+
+    /* A32: cond 1110 000 0 0111 Rt 1111 001 1 CRm */
+    if ((w >> 28) != 0xf && ((w & 0x0fff0fff) == 0x0e070f36 ||
+                             (w & 0x0fff0fff) == 0x0e070f3e)) {
+        return (w >> 12) & 0xf;
+    }
+    /* T32: 1110 1110 000 0 0111, Rt 1111 001 1 CRm */
+    if (hw1 == 0xee07 && ((hw2 & 0x0fff) == 0x0f36 ||
+                          (hw2 & 0x0fff) == 0x0f3e)) {
+        return hw2 >> 12;
+    }
+    return -1;
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+    static const char *const names[16] = {
+        "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10",
+        "r11", "r12", "sp", "lr", "pc",
+    };
+    g_autoptr(GArray) regs = qemu_plugin_get_registers();
+
+    for (guint i = 0; i < regs->len; i++) {
+        qemu_plugin_reg_descriptor *d =
+            &g_array_index(regs, qemu_plugin_reg_descriptor, i);
+
+        for (int r = 0; r < 16; r++) {
+            if (g_strcmp0(d->name, names[r]) == 0) {
+                core_regs[r] = d->handle;
+            }
+        }
     }
 }
 
@@ -191,10 +297,22 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
+        uint8_t bytes[4];
+        int rt = -1;
+
         end = qemu_plugin_insn_vaddr(insn) + qemu_plugin_insn_size(insn);
         qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
                                          QEMU_PLUGIN_CB_NO_REGS,
                                          QEMU_PLUGIN_MEM_RW, NULL);
+        if (qemu_plugin_insn_size(insn) == 4 &&
+            qemu_plugin_insn_data(insn, bytes, 4) == 4) {
+            rt = dc_invalidate_rt(bytes);
+        }
+        if (rt >= 0 && rt < 15) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, vcpu_dc_invalidate,
+                                                   QEMU_PLUGIN_CB_R_REGS,
+                                                   (void *)(uintptr_t)rt);
+        }
     }
     if (end == start) {
         return;
@@ -222,6 +340,8 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
     report(&l2, "  L2", out);
     g_string_append_printf(out, "  stall charged: %" PRIu64
                            " instructions' time\n", charged_insns);
+    g_string_append_printf(out, "  lines invalidated by DCIMVAC/DCCIMVAC: "
+                           "%" PRIu64 "\n", invalidations);
     qemu_plugin_outs(out->str);
 }
 
@@ -286,6 +406,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     cache_init(&l1i, L1_SETS, L1_WAYS);
     cache_init(&l1d, L1_SETS, L1_WAYS);
     cache_init(&l2, L2_SETS, L2_WAYS);
+    qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);
     qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
     return 0;
