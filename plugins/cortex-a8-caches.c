@@ -143,10 +143,11 @@ static void cache_invalidate(Cache *c, uint64_t line)
 /* Virtual to physical page, as the data accesses last showed it */
 #define PAGE_SHIFT          12
 #define VMAP_ENTRIES        4096
-static struct {
+typedef struct VmapEntry {
     uint64_t vpage;     /* virtual page + 1; 0 is empty */
     uint64_t ppage;
-} vmap[VMAP_ENTRIES];
+} VmapEntry;
+static VmapEntry vmap[VMAP_ENTRIES];
 
 /* The core registers r0-r15 (r13-r15 as sp, lr, pc), for Rt */
 static struct qemu_plugin_register *core_regs[16];
@@ -199,16 +200,16 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                      uint64_t vaddr, void *udata)
 {
     struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+    VmapEntry *slot;
     uint64_t line;
 
     if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
         return;
     }
     line = qemu_plugin_hwaddr_phys_addr(hw) >> LINE_SHIFT;
-    vmap[(vaddr >> PAGE_SHIFT) % VMAP_ENTRIES].vpage =
-        (vaddr >> PAGE_SHIFT) + 1;
-    vmap[(vaddr >> PAGE_SHIFT) % VMAP_ENTRIES].ppage =
-        line >> (PAGE_SHIFT - LINE_SHIFT);
+    slot = &vmap[(vaddr >> PAGE_SHIFT) % VMAP_ENTRIES];
+    slot->vpage = (vaddr >> PAGE_SHIFT) + 1;
+    slot->ppage = line >> (PAGE_SHIFT - LINE_SHIFT);
     if (qemu_plugin_mem_is_store(info)) {
         /* Write hit in L1, or to L2 through the store buffer */
         if (!cache_access(&l1d, line, false)) {
@@ -224,18 +225,24 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 /* DCIMVAC or DCCIMVAC with the address in core register @udata */
 static void vcpu_dc_invalidate(unsigned int vcpu_index, void *udata)
 {
+    /* One buffer for every read: this runs for each line invalidated. */
+    static GByteArray *buf;
     struct qemu_plugin_register *reg = core_regs[(uintptr_t)udata];
-    g_autoptr(GByteArray) buf = g_byte_array_new();
-    uint64_t vaddr, slot;
+    VmapEntry *slot;
+    uint64_t vaddr;
 
+    if (!buf) {
+        buf = g_byte_array_new();
+    }
+    g_byte_array_set_size(buf, 0);
     if (!reg || qemu_plugin_read_register(reg, buf) < 4) {
         return;
     }
     vaddr = buf->data[0] | buf->data[1] << 8 | buf->data[2] << 16 |
             (uint64_t)buf->data[3] << 24;
-    slot = (vaddr >> PAGE_SHIFT) % VMAP_ENTRIES;
-    if (vmap[slot].vpage == (vaddr >> PAGE_SHIFT) + 1) {
-        uint64_t line = vmap[slot].ppage << (PAGE_SHIFT - LINE_SHIFT) |
+    slot = &vmap[(vaddr >> PAGE_SHIFT) % VMAP_ENTRIES];
+    if (slot->vpage == (vaddr >> PAGE_SHIFT) + 1) {
+        uint64_t line = slot->ppage << (PAGE_SHIFT - LINE_SHIFT) |
                         ((vaddr & ((1 << PAGE_SHIFT) - 1)) >> LINE_SHIFT);
 
         cache_invalidate(&l1d, line);
@@ -296,7 +303,6 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-
         uint8_t bytes[4];
         int rt = -1;
 

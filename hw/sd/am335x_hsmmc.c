@@ -237,12 +237,12 @@ REG32(REV, 0x2fc)
 /*
  * A data block on each DAT line: start bit, CRC16, end bit (SD Physical
  * Layer Simplified Specification 3.01, 4.12.4 / figure 4-7); a command
- * with its response: 48 + N_CR (at least 2) + 48 clocks on CMD (4.12.5).
+ * with its response: 48 + N_CR (at least 2) + 48 or 136 clocks on CMD
+ * (4.12.5).
  */
 #define SD_BLOCK_FRAME_CLOCKS   18
 #define SD_CMD_BITS             48
 #define SD_NCR_CLOCKS           2
-#define SD_CMD_CLOCKS           (SD_CMD_BITS + SD_NCR_CLOCKS + 48)
 
 /*
  * The card, a SanDisk class 4 microSDHC (8 GB) like the one TI measured
@@ -451,14 +451,14 @@ static bool am335x_hsmmc_timing_hold_cc(AM335xHsmmcState *s)
 }
 
 /*
- * A data command was issued (@cmd the SD_CMD value): the first block of a
- * read arrives after the command, the card's access time and its own
- * bus time; a write's first block may enter the buffer after the command.
+ * A data command was issued (@cmd the SD_CMD value), and its time on the
+ * CMD line set (cc_at): the first block of a read arrives after the
+ * command, the card's access time and its own bus time; a write's first
+ * block may enter the buffer after the command.
  */
 static void am335x_hsmmc_timing_command(AM335xHsmmcState *s, uint32_t cmd)
 {
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    int64_t issued = now + am335x_hsmmc_clocks_ns(s, SD_CMD_CLOCKS);
+    int64_t issued = s->cc_at;
     uint32_t blen = FIELD_EX32(s->sdhci.blksize, BLK, BLEN);
 
     if (cmd & R_CMD_DDIR_MASK) {
@@ -538,7 +538,6 @@ static void am335x_hsmmc_update_dma(AM335xHsmmcState *s);
 static void am335x_hsmmc_data_timer(void *opaque)
 {
     AM335xHsmmcState *s = AM335X_HSMMC(opaque);
-
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     bool changed = false;
 

@@ -21,11 +21,10 @@ MiB = 1024 * 1024
 # random pool, and so its hash tables, from the RTC's time), and QEMU's
 # own guest random numbers come from a fixed seed.
 CACHE_PLUGIN = os.path.join(os.path.dirname(g.QEMU), "cortex-a8-caches.so")
-ICOUNT = ["-icount", "shift=1,sleep=off,align=off",
-          "-plugin", CACHE_PLUGIN + ",shift=1",
-          "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
-# The same without the cache stalls (tests compare the two)
-ICOUNT_NO_CACHES = ICOUNT[:2] + ICOUNT[4:]
+# Without the cache stalls (tests compare the two)
+ICOUNT_NO_CACHES = ["-icount", "shift=1,sleep=off,align=off",
+                    "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
+ICOUNT = ICOUNT_NO_CACHES + ["-plugin", CACHE_PLUGIN + ",shift=1"]
 CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
              "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss +25 cycles "
              "+ DDR2 27.5 ns); RTC on virtual time from a fixed date")

@@ -17,8 +17,8 @@ import storage_bench as sb
 from suite import test
 
 
-def both(run, n=2):
-    """run(0), run(1) (and so on to N) at the same time; returns their
+def at_once(run, n=2):
+    """run(0), run(1) ... run(N - 1) at the same time; returns their
     results."""
     with concurrent.futures.ThreadPoolExecutor(n) as pool:
         return list(pool.map(run, range(n)))
@@ -37,7 +37,7 @@ def timing_determinism(timeout):
                       [102400], 1024 * 1024, "timing-determinism-%d" % i,
                       timeout)
     try:
-        runs = both(one)
+        runs = at_once(one)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for r in runs[0]:
@@ -55,7 +55,7 @@ def timing_determinism_eth(timeout):
     A third boot at the same time runs without the cache stalls of the
     CPU model (plugins/cortex-a8-caches.c): the work is CPU-bound, so it
     must send more, as the stalls charged to the CPU are real time."""
-    runs = both(lambda i: eth_bench.run_tx(
+    runs = at_once(lambda i: eth_bench.run_tx(
         [64], 1, "timing-determinism-eth-%d" % i, timeout,
         cpu_args=sb.ICOUNT if i < 2 else sb.ICOUNT_NO_CACHES), 3)
     print("#   with cache stalls %r, without %r" % (runs[0], runs[2]))
