@@ -24,8 +24,15 @@
  *   memory system, plus the DDR2's own access: the PSP figures' boards
  *   ran DDR2 at 266 MHz, and the EVM's MT47H128M16RT-25E opens a row and
  *   returns data after tRCD 12.5 ns + CL 4 clocks (15 ns): 27.5 ns.
- * - Accesses to I/O (device registers) are not cached and not charged
- *   here; the devices model their own time.
+ * - A read of a device register waits for the interconnect: the load
+ *   stalls until the target answers.  The figures are TI's "AM335x PRU
+ *   Read Latencies" (processors wiki): best-case reads from the PRU, an
+ *   L3 initiator like the MPU, in cycles of the 200 MHz L3F clock, of
+ *   which 2 are the PRU's own load instruction.  A target with no
+ *   published figure (the INTC, inside the MPU subsystem; USB; MMCHS2)
+ *   costs nothing here.  Writes are posted: the store buffer takes
+ *   them without a stall.  What a device does after the access (a
+ *   transfer, an interrupt) it times itself.
  *
  * DMA coherency: the AM335x's DMA masters do not snoop the caches, so
  * software invalidates a buffer's lines before it reads what a device
@@ -47,7 +54,10 @@
  *
  * Arguments: shift=N, the -icount shift (time per instruction 2^N ns,
  * 1); cpu-mhz=N, the core clock (720); ddr-ns10=N, the DDR access in
- * tenths of a nanosecond (275).
+ * tenths of a nanosecond (275); io-latency=0|1, whether device register
+ * reads wait for the interconnect (1).
+ *
+ * With -d plugin, QEMU's exit prints what was charged.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -72,6 +82,64 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define L2_HIT_CYCLES       8
 #define MEM_MIN_CYCLES      25
 
+/*
+ * Best-case read latency of each AM335x target, in 200 MHz L3F cycles,
+ * from TI's "AM335x PRU Read Latencies" (tables 2 and 3 of that page);
+ * addresses from the AM335x TRM (SPRUH73), tables 2-1 to 2-4.
+ */
+#define IO_CYCLE_PS         5000        /* the L3F clock, 200 MHz */
+#define IO_PRU_LOAD_CYCLES  2           /* the PRU's own load, not the path */
+
+typedef struct IoTarget {
+    uint32_t base;
+    uint32_t size;
+    uint32_t pru_cycles;
+} IoTarget;
+
+static const IoTarget io_targets[] = {
+    /* L3F */
+    { 0x49000000, 0x100000, 41 },       /* EDMA3CC */
+    { 0x49800000, 0x300000, 34 },       /* EDMA3TC0-2 */
+    { 0x4c000000, 0x1000000, 36 },      /* EMIF registers */
+    /* L3S */
+    { 0x00000000, 0x20000000, 38 },     /* GPMC chip-select windows */
+    { 0x50000000, 0x1000000, 38 },      /* GPMC registers */
+    { 0x46000000, 0x800000, 38 },       /* McASP0-1 data ports */
+    { 0x54c00000, 0x100000, 42 },       /* TSC_ADC FIFO port */
+    /* L4_PER */
+    { 0x48022000, 0x3000, 34 },         /* UART1-2 */
+    { 0x4802a000, 0x1000, 34 },         /* I2C1 */
+    { 0x48030000, 0x1000, 34 },         /* McSPI0 */
+    { 0x48038000, 0x6000, 38 },         /* McASP0-1 configuration */
+    { 0x48040000, 0xc000, 38 },         /* DMTIMER2-7 */
+    { 0x4804c000, 0x1000, 34 },         /* GPIO1 */
+    { 0x48060000, 0x1000, 34 },         /* MMCHS0 */
+    { 0x48080000, 0x10000, 34 },        /* ELM */
+    { 0x480c8000, 0x1000, 38 },         /* Mailbox */
+    { 0x480ca000, 0x1000, 38 },         /* Spinlock */
+    { 0x4819c000, 0x1000, 34 },         /* I2C2 */
+    { 0x481a0000, 0x1000, 34 },         /* McSPI1 */
+    { 0x481a6000, 0x5000, 34 },         /* UART3-5 */
+    { 0x481ac000, 0x3000, 34 },         /* GPIO2-3 */
+    { 0x481cc000, 0x6000, 40 },         /* DCAN0-1 */
+    { 0x481d8000, 0x1000, 34 },         /* MMCHS1 */
+    { 0x48300000, 0x6000, 38 },         /* PWMSS0-2 */
+    { 0x4830e000, 0x1000, 38 },         /* LCDC */
+    /* L4_FAST */
+    { 0x4a100000, 0x8000, 41 },         /* CPSW, its CPDMA, CPPI RAM, MDIO */
+    /* L4_WKUP */
+    { 0x44e00000, 0x4000, 88 },         /* PRCM */
+    { 0x44e05000, 0x1000, 38 },         /* DMTIMER0 */
+    { 0x44e07000, 0x1000, 38 },         /* GPIO0 */
+    { 0x44e09000, 0x1000, 38 },         /* UART0 */
+    { 0x44e0b000, 0x1000, 38 },         /* I2C0 */
+    { 0x44e0d000, 0x2000, 41 },         /* TSC_ADC */
+    { 0x44e10000, 0x20000, 41 },        /* Control module */
+    { 0x44e31000, 0x1000, 38 },         /* DMTIMER1_1MS */
+    { 0x44e35000, 0x1000, 38 },         /* WDT1 */
+    { 0x44e3e000, 0x1000, 62 },         /* RTC */
+};
+
 typedef struct Cache {
     unsigned sets;
     unsigned ways;
@@ -89,6 +157,9 @@ static uint64_t ps_per_insn = 2000;
 static uint64_t l2_hit_ps;
 static uint64_t l2_miss_ps;
 static uint64_t charged_insns;
+static uint64_t io_reads;
+static uint64_t io_stall_ps;
+static bool io_latency = true;
 
 static void cache_init(Cache *c, unsigned sets, unsigned ways)
 {
@@ -178,6 +249,23 @@ static void l1_read_miss(uint64_t line)
     }
 }
 
+/* A load from the device register at @addr: the interconnect's round trip */
+static void io_read(uint64_t addr)
+{
+    for (unsigned i = 0; i < G_N_ELEMENTS(io_targets); i++) {
+        const IoTarget *t = &io_targets[i];
+
+        if (addr >= t->base && addr - t->base < t->size) {
+            uint64_t ps = (t->pru_cycles - IO_PRU_LOAD_CYCLES) * IO_CYCLE_PS;
+
+            io_reads++;
+            io_stall_ps += ps;
+            stall(ps);
+            return;
+        }
+    }
+}
+
 /*
  * A translated block's instructions are consecutive: its fetches are the
  * lines from its first to its last, packed in the callback's data as
@@ -203,7 +291,13 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
     VmapEntry *slot;
     uint64_t line;
 
-    if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+    if (!hw) {
+        return;
+    }
+    if (qemu_plugin_hwaddr_is_io(hw)) {
+        if (io_latency && !qemu_plugin_mem_is_store(info)) {
+            io_read(qemu_plugin_hwaddr_phys_addr(hw));
+        }
         return;
     }
     line = qemu_plugin_hwaddr_phys_addr(hw) >> LINE_SHIFT;
@@ -346,6 +440,9 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
     report(&l2, "  L2", out);
     g_string_append_printf(out, "  stall charged: %" PRIu64
                            " instructions' time\n", charged_insns);
+    g_string_append_printf(out, "  device register reads: %" PRIu64
+                           ", %" PRIu64 " ns\n", io_reads,
+                           io_stall_ps / 1000);
     g_string_append_printf(out, "  lines invalidated by DCIMVAC/DCCIMVAC: "
                            "%" PRIu64 "\n", invalidations);
     qemu_plugin_outs(out->str);
@@ -355,7 +452,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv)
 {
-    uint64_t shift = 1, cpu_mhz = 720, ddr_ns10 = 275;
+    uint64_t shift = 1, cpu_mhz = 720, ddr_ns10 = 275, io = 1;
     uint64_t cycle_ps;
 
     struct {
@@ -366,6 +463,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         { "shift", &shift, 0, 10 },
         { "cpu-mhz", &cpu_mhz, 1, 10000 },
         { "ddr-ns10", &ddr_ns10, 0, 100000 },
+        { "io-latency", &io, 0, 1 },
     };
 
     for (int i = 0; i < argc; i++) {
@@ -383,7 +481,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         }
         if (p == G_N_ELEMENTS(params)) {
             fprintf(stderr, "cortex-a8-caches: unknown argument '%s' "
-                    "(shift=, cpu-mhz=, ddr-ns10=)\n", argv[i]);
+                    "(shift=, cpu-mhz=, ddr-ns10=, io-latency=)\n",
+                    argv[i]);
             return -1;
         }
         v = g_ascii_strtoull(kv[1], &end, 10);
@@ -404,6 +503,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         fprintf(stderr, "cortex-a8-caches: another plugin controls time\n");
         return -1;
     }
+    io_latency = io;
     ps_per_insn = 1000ull << shift;
     cycle_ps = 1000000ull / cpu_mhz;
     l2_hit_ps = L2_HIT_CYCLES * cycle_ps;

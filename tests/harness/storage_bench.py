@@ -27,7 +27,8 @@ ICOUNT_NO_CACHES = ["-icount", "shift=1,sleep=off,align=off",
 ICOUNT = ICOUNT_NO_CACHES + ["-plugin", CACHE_PLUGIN + ",shift=1"]
 CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
              "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss +25 cycles "
-             "+ DDR2 27.5 ns); RTC on virtual time from a fixed date")
+             "+ DDR2 27.5 ns), device register reads 160-430 ns; "
+             "RTC on virtual time from a fixed date")
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
 SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"
 NAND_UBIFS = "nand_ubifs:/dev/mtd9:ubifs"

@@ -7,6 +7,8 @@ the other: host time must not reach the guests.  The runner still runs
 these tests alone, as the bench runs."""
 
 import concurrent.futures
+import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -83,3 +85,54 @@ def timing_cache_plugin_args(timeout):
                 or arg.split("=")[0] not in proc.stderr:
             raise g.GuestError("plugin argument %r: exit %d, stderr %r"
                                % (arg, proc.returncode, proc.stderr))
+
+
+@test("timing-io-latency/beaglebone-black/am335x", 240)
+def timing_io_latency(timeout):
+    """The CPU model charges every read of a device register the
+    interconnect's round trip (TI's AM335x PRU read latencies: 32 to 86
+    L3F cycles, 160 to 430 ns).  Two boots running the clean-probe check,
+    one with io-latency=0: the plugin's own account (-d plugin) says what
+    it charged, and the guest's clock at power-off must be later by about
+    that much."""
+    tmp = tempfile.mkdtemp(prefix="am335x-io-latency-")
+
+    def one(io):
+        log = os.path.join(tmp, "plugin%d.log" % io)
+        cpu = sb.ICOUNT_NO_CACHES + [
+            "-plugin", sb.CACHE_PLUGIN + ",shift=1,io-latency=%d" % io,
+            "-d", "plugin", "-D", log]
+        # The check's verdict does not matter here, only its work.
+        vm = g.Guest("beaglebone-black", "am335x",
+                     append="am335x.test=probe-clean.sh", earlycon=False,
+                     extra_args=cpu, name="timing-io-latency-%d" % io,
+                     timing=True)
+        print("# " + vm.command_line(), flush=True)
+        vm.start()
+        try:
+            off = vm.expect(r"\[\s*(\d+\.\d+)\] reboot: Power down",
+                            timeout)
+            vm.wait_exit(60)
+        finally:
+            vm.close()
+        with open(log) as f:
+            reads = re.search(r"device register reads: (\d+), (\d+) ns",
+                              f.read())
+        if not reads:
+            raise g.GuestError("no account from the plugin in %s" % log)
+        return float(off.group(1)), int(reads.group(1)), int(reads.group(2))
+    try:
+        (t_free, n_free, _), (t_io, n_io, ns_io) = at_once(one)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("#   io-latency=1: %d reads, %.3f ms charged, power-off at %.6f s; "
+          "io-latency=0: %d reads, power-off at %.6f s"
+          % (n_io, ns_io / 1e6, t_io, n_free, t_free))
+    if n_free != 0:
+        raise g.GuestError("io-latency=0 charged %d reads" % n_free)
+    if n_io < 1000 or not 160 <= ns_io / n_io <= 430:
+        raise g.GuestError("%d reads charged %d ns" % (n_io, ns_io))
+    later_ns = (t_io - t_free) * 1e9
+    if not 0.5 * ns_io <= later_ns <= 1.5 * ns_io:
+        raise g.GuestError("guest clock %.0f ns later for %d ns of reads"
+                           % (later_ns, ns_io))
