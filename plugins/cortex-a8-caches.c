@@ -43,10 +43,22 @@
  * table of 4096 pages); a page the CPU has not touched lately has no
  * lines here anyway.
  *
+ * Branch prediction (Cortex-A8 TRM r2p2, chapter 5): a 512-entry 2-way
+ * BTB, a 4096-entry global history buffer (GHB) of 2-bit counters and an
+ * 8-entry return stack; a mispredicted branch costs 13 cycles.  A branch
+ * whose address misses the BTB goes on as if predicted not taken; on a
+ * hit, the GHB gives the direction and the BTB (or, for a return, the
+ * return stack) the target.  The TRM gives the sizes, not the GHB's
+ * index: here it is the last 10 outcomes XORed with the branch's address
+ * (gshare).  The branches are the last instruction of each translated
+ * block (TCG ends a block at every write of the PC); the next block to
+ * run is the outcome.  An exception entry (the high vectors at
+ * 0xffff0000) is not a branch outcome; exception returns are not
+ * predicted.
+ *
  * Not modelled: the TLBs (the A8's 32-entry micro-TLBs, a 24-cycle walk
- * that hits L2), branch misprediction (13 cycles), the store buffer
- * filling, the L2's own write-back traffic, and cache maintenance by set
- * and way.
+ * that hits L2), the store buffer filling, the L2's own write-back
+ * traffic, and cache maintenance by set and way.
  *
  * Addresses are physical for data (guest physical, from the access) and
  * virtual for instructions: the kernel's text is mapped once; code of two
@@ -55,7 +67,8 @@
  * Arguments: shift=N, the -icount shift (time per instruction 2^N ns,
  * 1); cpu-mhz=N, the core clock (720); ddr-ns10=N, the DDR access in
  * tenths of a nanosecond (275); io-latency=0|1, whether device register
- * reads wait for the interconnect (1).
+ * reads wait for the interconnect (1); branches=0|1, whether mispredicted
+ * branches cost their cycles (1).
  *
  * With -d plugin, QEMU's exit prints what was charged.
  *
@@ -140,6 +153,33 @@ static const IoTarget io_targets[] = {
     { 0x44e3e000, 0x1000, 62 },         /* RTC */
 };
 
+#define BTB_SETS            256         /* 512 entries, 2-way */
+#define BTB_WAYS            2
+#define GHB_ENTRIES         4096
+#define HISTORY_BITS        10
+#define RETURN_STACK        8
+#define MISPREDICT_CYCLES   13
+/* Architectural high vectors (SCTLR.V), where Linux takes its exceptions */
+#define HIGH_VECTORS        0xffff0000u
+#define HIGH_VECTORS_END    0xffff0020u
+
+typedef enum BranchKind {
+    BRANCH_NONE,        /* the block ends for another reason */
+    BRANCH_JUMP,        /* B<c>, CBZ, or a write of the PC from a register */
+    BRANCH_CALL,        /* BL, BLX: also pushes the return stack */
+    BRANCH_RETURN,      /* BX LR, MOV PC, LR, POP {..., PC} */
+} BranchKind;
+
+/* What the callbacks need of a translated block, shared by equal blocks */
+typedef struct BlockInfo {
+    uint64_t start;
+    uint64_t first_line;
+    uint64_t nlines;
+    uint64_t branch_pc;         /* its last instruction */
+    uint64_t fallthrough;       /* the address after it */
+    uint64_t kind;
+} BlockInfo;
+
 typedef struct Cache {
     unsigned sets;
     unsigned ways;
@@ -160,6 +200,21 @@ static uint64_t charged_insns;
 static uint64_t io_reads;
 static uint64_t io_stall_ps;
 static bool io_latency = true;
+
+static bool predict_branches = true;
+static uint64_t mispredict_ps;
+/* tags: branch address + 1, 0 empty; way 0 most recently used */
+static uint64_t btb_pc[BTB_SETS][BTB_WAYS];
+static uint64_t btb_target[BTB_SETS][BTB_WAYS];
+static uint8_t ghb[GHB_ENTRIES];
+static uint32_t history;
+static uint64_t return_stack[RETURN_STACK];
+static unsigned return_top, return_depth;
+/* The block whose last branch waits for the next block to resolve it */
+static const BlockInfo *unresolved;
+static GHashTable *blocks;
+static uint64_t branches;
+static uint64_t mispredicts;
 
 static void cache_init(Cache *c, unsigned sets, unsigned ways)
 {
@@ -223,6 +278,7 @@ static VmapEntry vmap[VMAP_ENTRIES];
 /* The core registers r0-r15 (r13-r15 as sp, lr, pc), for Rt */
 static struct qemu_plugin_register *core_regs[16];
 static uint64_t invalidations;
+static struct qemu_plugin_register *cpsr_reg;
 
 static void stall(uint64_t ps)
 {
@@ -266,22 +322,103 @@ static void io_read(uint64_t addr)
     }
 }
 
+/* The BTB's target for the branch at @pc, or NULL */
+static uint64_t *btb_lookup(uint64_t pc)
+{
+    unsigned set = (pc >> 2) % BTB_SETS;
+
+    for (unsigned w = 0; w < BTB_WAYS; w++) {
+        if (btb_pc[set][w] == pc + 1) {
+            if (w) {
+                uint64_t t = btb_target[set][w];
+
+                btb_pc[set][w] = btb_pc[set][0];
+                btb_target[set][w] = btb_target[set][0];
+                btb_pc[set][0] = pc + 1;
+                btb_target[set][0] = t;
+            }
+            return &btb_target[set][0];
+        }
+    }
+    return NULL;
+}
+
+static void btb_insert(uint64_t pc, uint64_t target)
+{
+    unsigned set = (pc >> 2) % BTB_SETS;
+
+    btb_pc[set][1] = btb_pc[set][0];
+    btb_target[set][1] = btb_target[set][0];
+    btb_pc[set][0] = pc + 1;
+    btb_target[set][0] = target;
+}
+
+/* The branch that ended block @b went to @next: predicted or not? */
+static void branch_resolve(const BlockInfo *b, uint64_t next)
+{
+    bool taken = next != b->fallthrough;
+    unsigned index = ((history << 2) ^ (b->branch_pc >> 2)) %
+                     GHB_ENTRIES;
+    uint64_t *target = btb_lookup(b->branch_pc);
+    bool predicted_taken = target && ghb[index] >= 2;
+    uint64_t predicted = 0;
+
+    if (target) {
+        predicted = *target;
+        if (b->kind == BRANCH_RETURN && return_depth) {
+            predicted = return_stack[return_top];
+        }
+    }
+    branches++;
+    if (predicted_taken != taken || (taken && predicted != next)) {
+        mispredicts++;
+        stall(mispredict_ps);
+    }
+    if (taken && ghb[index] < 3) {
+        ghb[index]++;
+    } else if (!taken && ghb[index] > 0) {
+        ghb[index]--;
+    }
+    history = (history << 1 | taken) & ((1u << HISTORY_BITS) - 1);
+    if (!taken) {
+        return;
+    }
+    if (target) {
+        *target = next;
+    } else {
+        btb_insert(b->branch_pc, next);
+    }
+    if (b->kind == BRANCH_RETURN && return_depth) {
+        return_top = (return_top + RETURN_STACK - 1) % RETURN_STACK;
+        return_depth--;
+    } else if (b->kind == BRANCH_CALL) {
+        return_top = (return_top + 1) % RETURN_STACK;
+        return_stack[return_top] = b->fallthrough;
+        return_depth = MIN(return_depth + 1, RETURN_STACK);
+    }
+}
+
 /*
- * A translated block's instructions are consecutive: its fetches are the
- * lines from its first to its last, packed in the callback's data as
- * first line << 8 | number of lines.
+ * A block starts: its instructions are consecutive, so its fetches are
+ * the lines from its first to its last; and it is the outcome of the
+ * branch that ended the block before.
  */
 static void vcpu_block_exec(unsigned int vcpu_index, void *udata)
 {
-    uintptr_t packed = (uintptr_t)udata;
-    uint64_t line = packed >> 8;
-    uint64_t end = line + (packed & 0xff);
+    const BlockInfo *b = udata;
+    uint64_t line = b->first_line;
+    uint64_t end = line + b->nlines;
 
     for (; line < end; line++) {
         if (!cache_access(&l1i, line, true)) {
             l1_read_miss(line);
         }
     }
+    if (unresolved && (b->start < HIGH_VECTORS ||
+                       b->start >= HIGH_VECTORS_END)) {
+        branch_resolve(unresolved, b->start);
+    }
+    unresolved = predict_branches && b->kind != BRANCH_NONE ? b : NULL;
 }
 
 static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
@@ -368,6 +505,124 @@ static int dc_invalidate_rt(const uint8_t *insn)
     return -1;
 }
 
+/* The kind of branch of the A32 instruction @w */
+static BranchKind branch_kind_a32(uint32_t w)
+{
+    if ((w >> 28) == 0xf) {
+        /* BLX (immediate); the rest of this space does not branch */
+        return (w & 0x0e000000) == 0x0a000000 ? BRANCH_CALL : BRANCH_NONE;
+    }
+    if ((w & 0x0e000000) == 0x0a000000) {                   /* B, BL */
+        return w & (1 << 24) ? BRANCH_CALL : BRANCH_JUMP;
+    }
+    if ((w & 0x0ffffff0) == 0x012fff10) {                   /* BX */
+        return (w & 0xf) == 14 ? BRANCH_RETURN : BRANCH_JUMP;
+    }
+    if ((w & 0x0ffffff0) == 0x012fff30) {                   /* BLX (reg) */
+        return BRANCH_CALL;
+    }
+    if ((w & 0x0e108000) == 0x08108000) {           /* LDM with the PC */
+        if (w & (1 << 22)) {
+            return BRANCH_NONE;         /* exception return */
+        }
+        return (w & 0x0fff8000) == 0x08bd8000 ? BRANCH_RETURN : BRANCH_JUMP;
+    }
+    if ((w & 0x0c50f000) == 0x0410f000 &&           /* LDR PC */
+        (w & 0x02000010) != 0x02000010) {
+        return (w & 0x0fff0000) == 0x049d0000 ? BRANCH_RETURN : BRANCH_JUMP;
+    }
+    if ((w & 0x0c00f000) == 0x0000f000 &&           /* data processing */
+        (w & 0x0e000090) != 0x00000090 &&
+        (w & 0x0f900000) != 0x01000000 &&
+        ((w >> 21) & 0xc) != 0x8) {
+        if (w & (1 << 20)) {
+            return BRANCH_NONE;         /* exception return */
+        }
+        return (w & 0x0fffffff) == 0x01a0f00e ? BRANCH_RETURN : BRANCH_JUMP;
+    }
+    return BRANCH_NONE;
+}
+
+/* The kind of branch of the T32 instruction of @size bytes at @b */
+static BranchKind branch_kind_t32(const uint8_t *b, unsigned size)
+{
+    uint32_t hw1 = b[0] | b[1] << 8;
+    uint32_t hw2;
+
+    if (size == 2) {
+        if ((hw1 & 0xf000) == 0xd000) {                     /* B<c> */
+            return ((hw1 >> 8) & 0xf) < 0xe ? BRANCH_JUMP : BRANCH_NONE;
+        }
+        if ((hw1 & 0xf800) == 0xe000 ||                     /* B */
+            (hw1 & 0xf500) == 0xb100) {                     /* CBZ, CBNZ */
+            return BRANCH_JUMP;
+        }
+        if ((hw1 & 0xff87) == 0x4700) {                     /* BX */
+            return ((hw1 >> 3) & 0xf) == 14 ? BRANCH_RETURN : BRANCH_JUMP;
+        }
+        if ((hw1 & 0xff87) == 0x4780) {                     /* BLX (reg) */
+            return BRANCH_CALL;
+        }
+        if ((hw1 & 0xff00) == 0xbd00) {                     /* POP {.., PC} */
+            return BRANCH_RETURN;
+        }
+        if ((hw1 & 0xfc87) == 0x4487 && (hw1 & 0x0300) != 0x0100) {
+            /* ADD PC, Rm or MOV PC, Rm */
+            return (hw1 & 0xff78) == 0x4670 ? BRANCH_RETURN : BRANCH_JUMP;
+        }
+        return BRANCH_NONE;
+    }
+    hw2 = b[2] | b[3] << 8;
+    if ((hw1 & 0xf800) == 0xf000 && (hw2 & 0x8000)) {
+        if (hw2 & 0x4000) {
+            return BRANCH_CALL;                             /* BL, BLX */
+        }
+        if (hw2 & 0x1000) {
+            return BRANCH_JUMP;                             /* B.W */
+        }
+        return ((hw1 >> 6) & 0xf) < 0xe ? BRANCH_JUMP       /* B<c>.W */
+                                         : BRANCH_NONE;
+    }
+    if ((hw1 & 0xff50) == 0xe810 && (hw2 & 0x8000)) {       /* LDM with PC */
+        return hw1 == 0xe8bd ? BRANCH_RETURN : BRANCH_JUMP;
+    }
+    if ((hw1 & 0xfff0) == 0xe8d0 && (hw2 & 0xffe0) == 0xf000) {
+        return BRANCH_JUMP;                                 /* TBB, TBH */
+    }
+    if ((hw1 & 0xfff0) == 0xf850 || (hw1 & 0xfff0) == 0xf8d0) {
+        if ((hw2 >> 12) != 15) {
+            return BRANCH_NONE;
+        }
+        return hw1 == 0xf85d && hw2 == 0xfb04 ? BRANCH_RETURN /* POP {PC} */
+                                               : BRANCH_JUMP;  /* LDR PC */
+    }
+    return BRANCH_NONE;
+}
+
+static guint block_info_hash(gconstpointer p)
+{
+    const BlockInfo *b = p;
+
+    return g_int64_hash(&b->start) ^ g_int64_hash(&b->branch_pc) ^ b->kind;
+}
+
+static gboolean block_info_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(BlockInfo)) == 0;
+}
+
+/* One BlockInfo for all blocks alike: retranslations take no memory. */
+static const BlockInfo *block_info_intern(const BlockInfo *info)
+{
+    BlockInfo *b = g_hash_table_lookup(blocks, info);
+
+    if (!b) {
+        b = g_memdup2(info, sizeof(*info));
+        g_hash_table_add(blocks, b);
+    }
+    return b;
+}
+
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
     static const char *const names[16] = {
@@ -385,7 +640,27 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
                 core_regs[r] = d->handle;
             }
         }
+        if (g_strcmp0(d->name, "cpsr") == 0) {
+            cpsr_reg = d->handle;
+        }
     }
+}
+
+/*
+ * Whether the block being translated is T32.  A block is translated for
+ * the state the vCPU is in when it is about to run it: CPSR.T is the
+ * block's.
+ */
+static bool translating_t32(void)
+{
+    static GByteArray *buf;
+
+    if (!buf) {
+        buf = g_byte_array_new();
+    }
+    g_byte_array_set_size(buf, 0);
+    return cpsr_reg && qemu_plugin_read_register(cpsr_reg, buf) >= 1 &&
+           (buf->data[0] & 0x20);
 }
 
 static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -393,7 +668,7 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb);
     uint64_t start = qemu_plugin_tb_vaddr(tb);
     uint64_t end = start;
-    uint64_t first, nlines;
+    BlockInfo info = { .start = start, .kind = BRANCH_NONE };
 
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -417,12 +692,29 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (end == start) {
         return;
     }
-    first = start >> LINE_SHIFT;
-    nlines = MIN(((end - 1) >> LINE_SHIFT) - first + 1, 0xff);
+    info.first_line = start >> LINE_SHIFT;
+    info.nlines = ((end - 1) >> LINE_SHIFT) - info.first_line + 1;
+    if (n) {
+        struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+        size_t size = qemu_plugin_insn_size(last);
+        uint8_t bytes[4];
+
+        if ((size == 2 || size == 4) &&
+            qemu_plugin_insn_data(last, bytes, size) == size) {
+            if (translating_t32()) {
+                info.kind = branch_kind_t32(bytes, size);
+            } else if (size == 4) {
+                info.kind = branch_kind_a32(bytes[0] | bytes[1] << 8 |
+                                            bytes[2] << 16 |
+                                            (uint32_t)bytes[3] << 24);
+            }
+        }
+        info.branch_pc = qemu_plugin_insn_vaddr(last);
+        info.fallthrough = end;
+    }
     qemu_plugin_register_vcpu_tb_exec_cb(tb, vcpu_block_exec,
                                          QEMU_PLUGIN_CB_NO_REGS,
-                                         (void *)(uintptr_t)(first << 8 |
-                                                             nlines));
+                                         (void *)block_info_intern(&info));
 }
 
 static void report(Cache *c, const char *name, GString *out)
@@ -443,6 +735,8 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
     g_string_append_printf(out, "  device register reads: %" PRIu64
                            ", %" PRIu64 " ns\n", io_reads,
                            io_stall_ps / 1000);
+    g_string_append_printf(out, "  branches: %" PRIu64 ", mispredicted %"
+                           PRIu64 "\n", branches, mispredicts);
     g_string_append_printf(out, "  lines invalidated by DCIMVAC/DCCIMVAC: "
                            "%" PRIu64 "\n", invalidations);
     qemu_plugin_outs(out->str);
@@ -452,7 +746,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv)
 {
-    uint64_t shift = 1, cpu_mhz = 720, ddr_ns10 = 275, io = 1;
+    uint64_t shift = 1, cpu_mhz = 720, ddr_ns10 = 275, io = 1, bp = 1;
     uint64_t cycle_ps;
 
     struct {
@@ -464,6 +758,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         { "cpu-mhz", &cpu_mhz, 1, 10000 },
         { "ddr-ns10", &ddr_ns10, 0, 100000 },
         { "io-latency", &io, 0, 1 },
+        { "branches", &bp, 0, 1 },
     };
 
     for (int i = 0; i < argc; i++) {
@@ -481,7 +776,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         }
         if (p == G_N_ELEMENTS(params)) {
             fprintf(stderr, "cortex-a8-caches: unknown argument '%s' "
-                    "(shift=, cpu-mhz=, ddr-ns10=, io-latency=)\n",
+                    "(shift=, cpu-mhz=, ddr-ns10=, io-latency=, "
+                    "branches=)\n",
                     argv[i]);
             return -1;
         }
@@ -504,11 +800,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         return -1;
     }
     io_latency = io;
+    predict_branches = bp;
     ps_per_insn = 1000ull << shift;
     cycle_ps = 1000000ull / cpu_mhz;
     l2_hit_ps = L2_HIT_CYCLES * cycle_ps;
     /* The L2 lookup, then the memory system and the DDR itself */
     l2_miss_ps = l2_hit_ps + MEM_MIN_CYCLES * cycle_ps + ddr_ns10 * 100;
+    mispredict_ps = MISPREDICT_CYCLES * cycle_ps;
+    blocks = g_hash_table_new(block_info_hash, block_info_equal);
     cache_init(&l1i, L1_SETS, L1_WAYS);
     cache_init(&l1d, L1_SETS, L1_WAYS);
     cache_init(&l2, L2_SETS, L2_WAYS);
