@@ -11,23 +11,25 @@ import guest as g
 
 MiB = 1024 * 1024
 # The CPU model of every timed run: 2 ns of virtual time per instruction
-# (500 MIPS), plus the stalls of the Cortex-A8's caches: the plugin
-# plugins/cortex-a8-caches.c runs every fetch, load and store through
+# (500 MIPS), plus the Cortex-A8's stalls: the plugin
+# plugins/cortex-a8-timing.c runs every fetch, load and store through
 # models of the L1s and the L2 and charges each miss its latency (L2 hit,
-# or L2 miss to the DDR2).  An idle guest's clock jumps to its next timer
+# or L2 miss to the DDR2), charges mispredicted branches, and charges
+# device register reads the interconnect's round trip.  An idle guest's clock jumps to its next timer
 # (sleep=off); no host time reaches the guest (align=off).  For runs that
 # repeat to the nanosecond nothing else from the host may reach it either:
 # the RTC runs on virtual time from a fixed date (the kernel seeds its
 # random pool, and so its hash tables, from the RTC's time), and QEMU's
 # own guest random numbers come from a fixed seed.
-CACHE_PLUGIN = os.path.join(os.path.dirname(g.QEMU), "cortex-a8-caches.so")
+CPU_PLUGIN = os.path.join(os.path.dirname(g.QEMU), "cortex-a8-timing.so")
 # Without the cache stalls (tests compare the two)
 ICOUNT_NO_CACHES = ["-icount", "shift=1,sleep=off,align=off",
                     "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
-ICOUNT = ICOUNT_NO_CACHES + ["-plugin", CACHE_PLUGIN + ",shift=1"]
+ICOUNT = ICOUNT_NO_CACHES + ["-plugin", CPU_PLUGIN + ",shift=1"]
 CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
              "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss +25 cycles "
-             "+ DDR2 27.5 ns), device register reads 160-430 ns; "
+             "+ DDR2 27.5 ns), branch mispredictions 13 cycles, "
+             "device register reads 160-430 ns; "
              "RTC on virtual time from a fixed date")
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
 SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"

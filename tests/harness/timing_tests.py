@@ -55,7 +55,7 @@ def timing_determinism_eth(timeout):
     """Two boots, each sending TCP for 1 s of guest time from the EVM's
     CPSW into a sink inside QEMU: the bytes of each second must match.
     A third boot at the same time runs without the cache stalls of the
-    CPU model (plugins/cortex-a8-caches.c): the work is CPU-bound, so it
+    CPU model (plugins/cortex-a8-timing.c): the work is CPU-bound, so it
     must send more, as the stalls charged to the CPU are real time."""
     runs = at_once(lambda i: eth_bench.run_tx(
         [64], 1, "timing-determinism-eth-%d" % i, timeout,
@@ -69,20 +69,20 @@ def timing_determinism_eth(timeout):
                            "%d without" % (stalled, free))
 
 
-@test("timing-cache-plugin-args/beaglebone-black/none", 60)
-def timing_cache_plugin_args(timeout):
+@test("timing-cpu-plugin-args/beaglebone-black/none", 60)
+def timing_cpu_plugin_args(timeout):
     """The cache plugin refuses arguments it does not know or cannot use,
     with a message naming them, and QEMU does not start."""
     for arg in ("cpu-mhz=0", "shift=x", "colour=blue", "ddr-ns10",
                 "io-latency=2"):
         proc = subprocess.run(
             [g.QEMU, "-M", "beaglebone-black", "-display", "none",
-             "-icount", "shift=1", "-plugin", sb.CACHE_PLUGIN + "," + arg,
+             "-icount", "shift=1", "-plugin", sb.CPU_PLUGIN + "," + arg,
              "-S"], capture_output=True, text=True, timeout=timeout,
             stdin=subprocess.DEVNULL)
         print("#   %s: exit %d, %s" % (arg, proc.returncode,
                                       proc.stderr.strip().splitlines()[:1]))
-        if proc.returncode == 0 or "cortex-a8-caches:" not in proc.stderr \
+        if proc.returncode == 0 or "cortex-a8-timing:" not in proc.stderr \
                 or arg.split("=")[0] not in proc.stderr:
             raise g.GuestError("plugin argument %r: exit %d, stderr %r"
                                % (arg, proc.returncode, proc.stderr))
@@ -98,7 +98,7 @@ def plugin_on_off(arg, what, timeout):
     def one(on):
         log = os.path.join(tmp, "plugin%d.log" % on)
         cpu = sb.ICOUNT_NO_CACHES + [
-            "-plugin", sb.CACHE_PLUGIN + ",shift=1,%s=%d" % (arg, on),
+            "-plugin", sb.CPU_PLUGIN + ",shift=1,%s=%d" % (arg, on),
             "-d", "plugin", "-D", log]
         sent = eth_bench.run_tx([64], 1, "%s-%d" % (what, on), timeout,
                                 cpu_args=cpu)

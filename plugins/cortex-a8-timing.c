@@ -725,7 +725,7 @@ static void report(Cache *c, const char *name, GString *out)
 
 static void plugin_exit(qemu_plugin_id_t id, void *p)
 {
-    g_autoptr(GString) out = g_string_new("cortex-a8-caches:\n");
+    g_autoptr(GString) out = g_string_new("cortex-a8-timing:\n");
 
     report(&l1i, "  L1I", out);
     report(&l1d, "  L1D", out);
@@ -775,7 +775,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             }
         }
         if (p == G_N_ELEMENTS(params)) {
-            fprintf(stderr, "cortex-a8-caches: unknown argument '%s' "
+            fprintf(stderr, "cortex-a8-timing: unknown argument '%s' "
                     "(shift=, cpu-mhz=, ddr-ns10=, io-latency=, "
                     "branches=)\n",
                     argv[i]);
@@ -783,7 +783,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         }
         v = g_ascii_strtoull(kv[1], &end, 10);
         if (*end || end == kv[1] || v < params[p].min || v > params[p].max) {
-            fprintf(stderr, "cortex-a8-caches: '%s': a number from %" PRIu64
+            fprintf(stderr, "cortex-a8-timing: '%s': a number from %" PRIu64
                     " to %" PRIu64 "\n", argv[i], params[p].min,
                     params[p].max);
             return -1;
@@ -791,12 +791,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         *params[p].value = v;
     }
     if (!info->system_emulation || info->system.smp_vcpus != 1) {
-        fprintf(stderr, "cortex-a8-caches: one vCPU, system emulation\n");
+        fprintf(stderr, "cortex-a8-timing: one vCPU, system emulation\n");
         return -1;
     }
     time_handle = qemu_plugin_request_time_control();
     if (!time_handle) {
-        fprintf(stderr, "cortex-a8-caches: another plugin controls time\n");
+        fprintf(stderr, "cortex-a8-timing: another plugin controls time\n");
         return -1;
     }
     io_latency = io;
