@@ -20,10 +20,13 @@
  *
  * The stalls (Cortex-A8 TRM 16.4.2, table 16-16):
  * - A load or fetch that misses L1 and hits L2: 8 cycles.
- * - A miss in L2 too: at least 25 cycles to the critical word from the
- *   memory system, plus the DDR2's own access: the PSP figures' boards
- *   ran DDR2 at 266 MHz, and the EVM's MT47H128M16RT-25E opens a row and
- *   returns data after tRCD 12.5 ns + CL 4 clocks (15 ns): 27.5 ns.
+ * - A miss in L2 too: the TRM gives at least 25 cycles to the critical
+ *   word, "much longer because of L3 memory latencies".  The AM335x's
+ *   L3 latency to memory is in TI's PRU read latencies (below): a read
+ *   of DDR through the EMIF takes 36 L3F cycles from an L3 initiator,
+ *   less the PRU's own 2: 170 ns, the interconnect both ways, the EMIF
+ *   and the DDR's row open and CAS latency together.  The miss costs
+ *   the L2 lookup plus the larger of the two.
  * - A read of a device register waits for the interconnect: the load
  *   stalls until the target answers.  The figures are TI's "AM335x PRU
  *   Read Latencies" (processors wiki): best-case reads from the PRU, an
@@ -59,16 +62,18 @@
  * Not modelled: the TLBs (a trial model of the A8's two 32-entry TLBs
  * with the guest's page and section sizes found about 160 thousand
  * misses, 5 ms at the TRM's 24-cycle walk, in eth-tx's boot and second
- * of sending: the kernel's 1 MiB sections cover it), the store buffer filling, the L2's own write-back traffic,
- * and cache maintenance by set and way.
+ * of sending: the kernel's 1 MiB sections cover it), the store buffer
+ * filling (a trial that made a store missing the L2 wait for the
+ * linefill of the one before moved eth-tx by nothing), the L2's own
+ * write-back traffic, and cache maintenance by set and way.
  *
  * Addresses are physical for data (guest physical, from the access) and
  * virtual for instructions: the kernel's text is mapped once; code of two
  * processes at the same address shares lines in this model.
  *
  * Arguments: shift=N, the -icount shift (time per instruction 2^N ns,
- * 1); cpu-mhz=N, the core clock (720); ddr-ns10=N, the DDR access in
- * tenths of a nanosecond (275); io-latency=0|1, whether device register
+ * 1); cpu-mhz=N, the core clock (720); mem-ns=N, the round trip of an
+ * L2 miss to memory in ns (170); io-latency=0|1, whether device register
  * reads wait for the interconnect (1); branches=0|1, whether mispredicted
  * branches cost their cycles (1).
  *
@@ -96,6 +101,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define L2_WAYS             8
 #define L2_HIT_CYCLES       8
 #define MEM_MIN_CYCLES      25
+/* A DDR read from an L3 initiator: 36 L3F cycles less the PRU's own 2 */
+#define MEM_ROUND_TRIP_NS   170
 
 /*
  * Best-case read latency of each AM335x target, in 200 MHz L3F cycles,
@@ -748,7 +755,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv)
 {
-    uint64_t shift = 1, cpu_mhz = 720, ddr_ns10 = 275, io = 1, bp = 1;
+    uint64_t shift = 1, cpu_mhz = 720, mem_ns = MEM_ROUND_TRIP_NS, io = 1;
+    uint64_t bp = 1;
     uint64_t cycle_ps;
 
     struct {
@@ -758,7 +766,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     } params[] = {
         { "shift", &shift, 0, 10 },
         { "cpu-mhz", &cpu_mhz, 1, 10000 },
-        { "ddr-ns10", &ddr_ns10, 0, 100000 },
+        { "mem-ns", &mem_ns, 0, 10000 },
         { "io-latency", &io, 0, 1 },
         { "branches", &bp, 0, 1 },
     };
@@ -778,7 +786,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         }
         if (p == G_N_ELEMENTS(params)) {
             fprintf(stderr, "cortex-a8-timing: unknown argument '%s' "
-                    "(shift=, cpu-mhz=, ddr-ns10=, io-latency=, "
+                    "(shift=, cpu-mhz=, mem-ns=, io-latency=, "
                     "branches=)\n",
                     argv[i]);
             return -1;
@@ -806,8 +814,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     ps_per_insn = 1000ull << shift;
     cycle_ps = 1000000ull / cpu_mhz;
     l2_hit_ps = L2_HIT_CYCLES * cycle_ps;
-    /* The L2 lookup, then the memory system and the DDR itself */
-    l2_miss_ps = l2_hit_ps + MEM_MIN_CYCLES * cycle_ps + ddr_ns10 * 100;
+    /* The L2 lookup, then the round trip through the L3 to the DDR */
+    l2_miss_ps = l2_hit_ps + MAX(MEM_MIN_CYCLES * cycle_ps, mem_ns * 1000);
     mispredict_ps = MISPREDICT_CYCLES * cycle_ps;
     blocks = g_hash_table_new(block_info_hash, block_info_equal);
     cache_init(&l1i, L1_SETS, L1_WAYS);

@@ -27,8 +27,8 @@ ICOUNT_NO_CACHES = ["-icount", "shift=1,sleep=off,align=off",
                     "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
 ICOUNT = ICOUNT_NO_CACHES + ["-plugin", CPU_PLUGIN + ",shift=1"]
 CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
-             "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss +25 cycles "
-             "+ DDR2 27.5 ns), branch mispredictions 13 cycles, "
+             "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss + 170 ns "
+             "to DDR through the L3), branch mispredictions 13 cycles, "
              "device register reads 160-430 ns; "
              "RTC on virtual time from a fixed date")
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"

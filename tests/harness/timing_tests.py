@@ -73,7 +73,7 @@ def timing_determinism_eth(timeout):
 def timing_cpu_plugin_args(timeout):
     """The cache plugin refuses arguments it does not know or cannot use,
     with a message naming them, and QEMU does not start."""
-    for arg in ("cpu-mhz=0", "shift=x", "colour=blue", "ddr-ns10",
+    for arg in ("cpu-mhz=0", "shift=x", "colour=blue", "mem-ns",
                 "io-latency=2"):
         proc = subprocess.run(
             [g.QEMU, "-M", "beaglebone-black", "-display", "none",
