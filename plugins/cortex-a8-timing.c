@@ -632,6 +632,17 @@ static const BlockInfo *block_info_intern(const BlockInfo *info)
     return b;
 }
 
+/*
+ * QEMU flushed its translated blocks: none refers to a BlockInfo any
+ * more, so they go too (new processes' code would grow the table without
+ * end otherwise).
+ */
+static void blocks_flushed(qemu_plugin_id_t id)
+{
+    unresolved = NULL;
+    g_hash_table_remove_all(blocks);
+}
+
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
     static const char *const names[16] = {
@@ -817,12 +828,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     /* The L2 lookup, then the round trip through the L3 to the DDR */
     l2_miss_ps = l2_hit_ps + MAX(MEM_MIN_CYCLES * cycle_ps, mem_ns * 1000);
     mispredict_ps = MISPREDICT_CYCLES * cycle_ps;
-    blocks = g_hash_table_new(block_info_hash, block_info_equal);
+    blocks = g_hash_table_new_full(block_info_hash, block_info_equal, g_free,
+                                   NULL);
     cache_init(&l1i, L1_SETS, L1_WAYS);
     cache_init(&l1d, L1_SETS, L1_WAYS);
     cache_init(&l2, L2_SETS, L2_WAYS);
     qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);
+    qemu_plugin_register_flush_cb(id, blocks_flushed);
     qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
     return 0;
 }
