@@ -131,16 +131,18 @@ enum {
  * Timing (timing=on).  The CPDMA masters the L3 fast interconnect as the
  * EDMA's transfer controllers do: L3F_CLK = CORE_CLKOUTM4 = 200 MHz (TRM
  * 8.1.6.1) on a 128-bit port, 3.2 GB/s, the figure of the TPTC model.
- * Each buffer then costs the memory's access latency before its first
- * data: the AM335x EVM's DDR2 (Micron MT47H128M16RT-25E, run at 266 MHz
- * in the PSP's measurements) opens a row in tRP + tRCD = 12.5 + 12.5 ns
- * and returns data CL = 4 clocks (15 ns at 3.75 ns) later: 40 ns.  The
- * interconnect's own pipeline stages are not counted.  The descriptors
+ * Each TX buffer then costs a read's round trip to DDR before its first
+ * data: TI's "AM335x PRU Read Latencies" (processors wiki) gives a read
+ * of DDR through the EMIF from an L3 initiator 36 cycles of the 200 MHz
+ * L3F clock, of which 2 are the PRU's own load: 170 ns, the interconnect
+ * both ways, the EMIF and the DDR's row open and CAS latency together
+ * (the CPU model's L2 miss takes the same figure).  RX data goes out as
+ * posted writes, which do not wait for the memory.  The descriptors
  * themselves are in the CPSW's CPPI RAM (as Linux places them), next to
- * the DMA: their access is not counted either.
+ * the DMA: their access is not counted.
  */
 #define CPDMA_L3_BANDWIDTH      (16ULL * 200 * 1000 * 1000)
-#define CPDMA_BUF_LATENCY_NS    40
+#define CPDMA_READ_LATENCY_NS   170
 
 /* Bounds on a walk of guest descriptor lists */
 #define TX_MAX_PACKETS_PER_KICK 4096
@@ -413,11 +415,11 @@ static void cpdma_tx_start(AM335xCpdmaState *s)
             return;
         }
         s->tx_rr = ch;
-        ready = MAX(now, s->port.busy_until) + s->buf_latency_ns +
+        ready = MAX(now, s->port.busy_until) + s->read_latency_ns +
                 am335x_timing_bytes_ns(&s->port,
                                        MIN(total, s->tx_start_bytes));
         fetched = am335x_timing_book_at(&s->port, now, total,
-                                        (int64_t)nbufs * s->buf_latency_ns);
+                                        (int64_t)nbufs * s->read_latency_ns);
         trace_am335x_cpdma_tx(ch, s->tx_pkt.sop, total, to_port);
         if (s->ops && s->ops->transmit) {
             sent = s->ops->transmit(s->ops_opaque, to_port, s->frame, total,
@@ -471,8 +473,8 @@ static void cpdma_tx_kick(AM335xCpdmaState *s, int ch)
 
 int64_t am335x_cpdma_rx_book(AM335xCpdmaState *s, int64_t start, size_t len)
 {
-    /* Linux gives each RX descriptor a buffer for a whole frame. */
-    return am335x_timing_book_at(&s->port, start, len, s->buf_latency_ns);
+    /* Posted writes: the frame's bytes cross the port without a wait. */
+    return am335x_timing_book_at(&s->port, start, len, 0);
 }
 
 bool am335x_cpdma_can_receive(AM335xCpdmaState *s, int ch)
@@ -1030,9 +1032,9 @@ static const Property am335x_cpdma_properties[] = {
     /* The L3 master port: 128 bits at L3F_CLK 200 MHz (TRM 8.1.6.1) */
     DEFINE_PROP_UINT64("bandwidth", AM335xCpdmaState, bandwidth,
                        CPDMA_L3_BANDWIDTH),
-    /* Per buffer: the DDR2's tRP + tRCD + CL, MT47H128M16RT-25E at 266 MHz */
-    DEFINE_PROP_UINT32("buf-latency-ns", AM335xCpdmaState, buf_latency_ns,
-                       CPDMA_BUF_LATENCY_NS),
+    /* Per TX buffer: a DDR read from the L3 (TI's AM335x PRU latencies) */
+    DEFINE_PROP_UINT32("read-latency-ns", AM335xCpdmaState, read_latency_ns,
+                       CPDMA_READ_LATENCY_NS),
 };
 
 static void am335x_cpdma_class_init(ObjectClass *klass, void *data)

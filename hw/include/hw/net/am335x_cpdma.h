@@ -95,7 +95,7 @@ struct AM335xCpdmaState {
     MemoryRegion *dma_mr;
     bool timing;
     uint64_t bandwidth;
-    uint32_t buf_latency_ns;
+    uint32_t read_latency_ns;
 };
 
 /* Masked interrupt status, per channel: RX (bits 7:0), TX, and MISC. */
