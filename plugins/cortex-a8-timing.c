@@ -212,9 +212,12 @@ static bool io_latency = true;
 
 static bool predict_branches = true;
 static uint64_t mispredict_ps;
-/* tags: branch address + 1, 0 empty; way 0 most recently used */
-static uint64_t btb_pc[BTB_SETS][BTB_WAYS];
-static uint64_t btb_target[BTB_SETS][BTB_WAYS];
+/* A set's ways, most recently used first; pc is the address + 1, 0 empty */
+typedef struct BtbEntry {
+    uint64_t pc;
+    uint64_t target;
+} BtbEntry;
+static BtbEntry btb[BTB_SETS][BTB_WAYS];
 static uint8_t ghb[GHB_ENTRIES];
 static uint32_t history;
 static uint64_t return_stack[RETURN_STACK];
@@ -332,34 +335,28 @@ static void io_read(uint64_t addr)
 }
 
 /* The BTB's target for the branch at @pc, or NULL */
-static uint64_t *btb_lookup(uint64_t pc)
+/*
+ * The BTB entry of the branch at @pc, made the set's most recently used;
+ * with @insert, a miss takes the least recently used way for it.
+ * NULL on a miss without @insert.
+ */
+static BtbEntry *btb_access(uint64_t pc, bool insert)
 {
-    unsigned set = (pc >> 2) % BTB_SETS;
+    BtbEntry *set = btb[(pc >> 2) % BTB_SETS];
+    unsigned w = 0;
+    BtbEntry e = { .pc = pc + 1 };
 
-    for (unsigned w = 0; w < BTB_WAYS; w++) {
-        if (btb_pc[set][w] == pc + 1) {
-            if (w) {
-                uint64_t t = btb_target[set][w];
-
-                btb_pc[set][w] = btb_pc[set][0];
-                btb_target[set][w] = btb_target[set][0];
-                btb_pc[set][0] = pc + 1;
-                btb_target[set][0] = t;
-            }
-            return &btb_target[set][0];
-        }
+    while (w < BTB_WAYS - 1 && set[w].pc != pc + 1) {
+        w++;
     }
-    return NULL;
-}
-
-static void btb_insert(uint64_t pc, uint64_t target)
-{
-    unsigned set = (pc >> 2) % BTB_SETS;
-
-    btb_pc[set][1] = btb_pc[set][0];
-    btb_target[set][1] = btb_target[set][0];
-    btb_pc[set][0] = pc + 1;
-    btb_target[set][0] = target;
+    if (set[w].pc == pc + 1) {
+        e = set[w];
+    } else if (!insert) {
+        return NULL;
+    }
+    memmove(&set[1], &set[0], w * sizeof(*set));
+    set[0] = e;
+    return &set[0];
 }
 
 /* The branch that ended block @b went to @next: predicted or not? */
@@ -368,12 +365,12 @@ static void branch_resolve(const BlockInfo *b, uint64_t next)
     bool taken = next != b->fallthrough;
     unsigned index = ((history << 2) ^ (b->branch_pc >> 2)) %
                      GHB_ENTRIES;
-    uint64_t *target = btb_lookup(b->branch_pc);
-    bool predicted_taken = target && ghb[index] >= 2;
+    BtbEntry *entry = btb_access(b->branch_pc, false);
+    bool predicted_taken = entry && ghb[index] >= 2;
     uint64_t predicted = 0;
 
-    if (target) {
-        predicted = *target;
+    if (entry) {
+        predicted = entry->target;
         if (b->kind == BRANCH_RETURN && return_depth) {
             predicted = return_stack[return_top];
         }
@@ -392,11 +389,7 @@ static void branch_resolve(const BlockInfo *b, uint64_t next)
     if (!taken) {
         return;
     }
-    if (target) {
-        *target = next;
-    } else {
-        btb_insert(b->branch_pc, next);
-    }
+    btb_access(b->branch_pc, true)->target = next;
     if (b->kind == BRANCH_RETURN && return_depth) {
         return_top = (return_top + RETURN_STACK - 1) % RETURN_STACK;
         return_depth--;
