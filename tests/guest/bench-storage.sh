@@ -6,9 +6,10 @@
 # write()s of BUFFER bytes from a 10 MB source file, over and over up to
 # the file size (100 MB by default), ended by fsync() inside the timed
 # window (st_filesystem_write_to_file.c); then, after unmounting or
-# dropping the caches, a timed loop of read()s of the file.  Here dd does
-# the same system calls: one dd per pass over the source, the last with
-# conv=fsync.  Times and CPU load (the share of the run the CPU was not
+# dropping the caches, a timed loop of read()s of the file.  Here
+# bench-write (tests/guest/src/bench-write.c) makes the same system calls
+# for the write, from a mapping of the source as the tool does, and dd
+# those of the read.  Times and CPU load (the share of the run the CPU was not
 # idle, as the tool's /proc/stat reading: idle and iowait are idle) come
 # from the guest kernel's own clocks, /proc/timer_list.
 #
@@ -60,13 +61,7 @@ measure() { # ROW BUFFER BYTES COMMAND...
          "busy=$(($1 - m_t0 - ($2 + $3 - m_i0))) total=$(($1 - m_t0))"
 }
 write_file() { # SRC DST BUFFER PASSES: PASSES copies of SRC, then fsync
-    : >"$2" || return 1
-    w_left=$4
-    while [ "$w_left" -gt 1 ]; do
-        dd if="$1" bs="$3" 2>/dev/null >>"$2" || return 1
-        w_left=$((w_left - 1))
-    done
-    dd if="$1" bs="$3" conv=fsync 2>/dev/null >>"$2"
+    bench-write "$1" "$2" "$3" "$4"
 }
 read_file() { # SRC BUFFER
     dd if="$1" of=/dev/null bs="$2" 2>/dev/null
