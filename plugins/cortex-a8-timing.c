@@ -65,7 +65,10 @@
  * of sending: the kernel's 1 MiB sections cover it), the store buffer
  * filling (a trial that made a store missing the L2 wait for the
  * linefill of the one before moved eth-tx by nothing), the L2's own
- * write-back traffic, and cache maintenance by set and way.
+ * write-back traffic, cache maintenance by set and way, and preloads:
+ * TCG gives PLD no memory access, so the plugin sees none, and every
+ * line a copy reads from DDR stalls the whole round trip where the A8
+ * overlaps it with the PLDs Linux's copy routines issue ahead.
  *
  * Addresses are physical for data (guest physical, from the access) and
  * virtual for instructions: the kernel's text is mapped once; code of two
