@@ -60,9 +60,6 @@ measure() { # ROW BUFFER BYTES COMMAND...
     echo "BENCH $m_row $m_buf bytes=$m_bytes ns=$(($1 - m_t0))" \
          "busy=$(($1 - m_t0 - ($2 + $3 - m_i0))) total=$(($1 - m_t0))"
 }
-write_file() { # SRC DST BUFFER PASSES: PASSES copies of SRC, then fsync
-    bench-write "$1" "$2" "$3" "$4"
-}
 read_file() { # SRC BUFFER
     dd if="$1" of=/dev/null bs="$2" 2>/dev/null
 }
@@ -138,7 +135,7 @@ for entry in $(echo "$fs_list" | tr ',' ' '); do
     for b in $(echo "$sizes" | tr ',' ' '); do
         drop_caches
         measure "${key}_write" "$b" "$bytes" \
-            write_file /tmp/src "$mnt/f" "$b" "$passes"
+            bench-write /tmp/src "$mnt/f" "$b" "$passes"
         drop_caches
         read_requests_as_3_2 "$dev" on
         measure "${key}_read" "$b" "$bytes" read_file "$mnt/f" "$b"

@@ -6,7 +6,6 @@ The two boots of a test run at the same time, each loading the host for
 the other: host time must not reach the guests.  The runner still runs
 these tests alone, as the bench runs."""
 
-import concurrent.futures
 import os
 import re
 import shutil
@@ -17,13 +16,6 @@ import eth_bench
 import guest as g
 import storage_bench as sb
 from suite import test
-
-
-def at_once(run, n=2):
-    """run(0), run(1) ... run(N - 1) at the same time; returns their
-    results."""
-    with concurrent.futures.ThreadPoolExecutor(n) as pool:
-        return list(pool.map(run, range(n)))
 
 
 @test("timing-determinism/beaglebone-black/am335x", 240, exclusive=True)
@@ -39,7 +31,7 @@ def timing_determinism(timeout):
                       [102400], 1024 * 1024, "timing-determinism-%d" % i,
                       timeout)
     try:
-        runs = at_once(one)
+        runs = sb.at_once(one)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for r in runs[0]:
@@ -57,7 +49,7 @@ def timing_determinism_eth(timeout):
     A third boot at the same time runs without the cache stalls of the
     CPU model (plugins/cortex-a8-timing.c): the work is CPU-bound, so it
     must send more, as the stalls charged to the CPU are real time."""
-    runs = at_once(lambda i: eth_bench.run_tx(
+    runs = sb.at_once(lambda i: eth_bench.run_tx(
         [64], 1, "timing-determinism-eth-%d" % i, timeout,
         cpu_args=sb.ICOUNT if i < 2 else sb.ICOUNT_NO_CACHES), 3)
     print("#   with cache stalls %r, without %r" % (runs[0], runs[2]))
@@ -107,7 +99,7 @@ def plugin_on_off(arg, what, pattern, timeout):
         with open(log) as f:
             return sum(sent[64]), account(f.read(), pattern)
     try:
-        (b_off, counts_off), (b_on, counts_on) = at_once(one)
+        (b_off, counts_off), (b_on, counts_on) = sb.at_once(one)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if counts_off[0] != 0:

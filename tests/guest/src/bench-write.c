@@ -30,10 +30,10 @@ static int fail(const char *what, const char *name)
 
 static long positive(const char *arg, const char *what)
 {
-    char *end;
-    long v = strtol(arg, &end, 10);
+    long v;
+    char extra;
 
-    if (*arg == '\0' || *end != '\0' || v <= 0) {
+    if (sscanf(arg, "%ld%c", &v, &extra) != 1 || v <= 0) {
         fprintf(stderr, "bench-write: %s must be a positive number, not '%s'\n",
                 what, arg);
         exit(2);
