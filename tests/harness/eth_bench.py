@@ -1,8 +1,12 @@
-"""The one-way Ethernet workload of scripts/bench (issue 7), shared with
-the determinism smoke test: boot the AM335x EVM with timing=on under the
-bench's CPU model and run tests/guest/bench-eth-tx.sh, iperf 2 from the
-guest into a sink inside QEMU (slirp's guestfwd to a null chardev, which
-takes every byte at once; no host socket is involved)."""
+"""The Ethernet workloads of scripts/bench (issue 7), shared with the
+determinism smoke tests: boot the AM335x EVM with timing=on under the
+bench's CPU model and run tests/guest/bench-eth.sh, iperf 2 from the
+guest against peers inside QEMU's slirp, with no host socket involved:
+a sink (guestfwd to a null chardev, which takes every byte at once) and,
+for the stream back, a source (guestfwd to a zero-source chardev,
+chardev/char-zero-source.c, which refills slirp's send buffer every 10 us
+of virtual time).  Both act at fixed points of the guest's virtual time,
+so the figures repeat run after run."""
 
 import os
 import re
@@ -10,27 +14,47 @@ import re
 import guest as g
 import storage_bench as sb
 
-SINK_NIC = "user,guestfwd=tcp:10.0.2.100:5001-null"
+SINK = "guestfwd=tcp:10.0.2.100:5001-null"
+SOURCE = "guestfwd=tcp:10.0.2.101:5001-zsrc"
+SINK_ARGS = ["-nic", "user," + SINK]
+PEERS_ARGS = ["-chardev", "zero-source,id=zsrc",
+              "-nic", "user,%s,%s" % (SINK, SOURCE)]
+
+
+def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None):
+    """Returns {(pacing us, window KB): {"tx": [bytes in each second],
+    "rx": [...] (with RX), "cpu": (busy, total jiffies)}}; CPU_ARGS as
+    storage_bench.run_timed's."""
+    append = ("bench.windows=%s bench.secs=%d bench.pacing=%s bench.rx=%d"
+              % (",".join(map(str, windows)), secs,
+                 ",".join(map(str, pacing)), 1 if rx else 0))
+    status, output = sb.run_timed("am335x-evm", "bench-eth.sh", append,
+                                  PEERS_ARGS if rx else SINK_ARGS,
+                                  name, timeout, cpu_args=cpu_args)
+    got = {}
+    # The one-second reports inside the run (the script kills iperf
+    # before the peers' close, which never comes)
+    for p, w, way, t0, t1, nbytes in re.findall(
+            r"^BENCH-ETH (\d+) (\d+) (tx|rx) \[ *\*?\d+\]\s+([\d.]+)-\s*"
+            r"([\d.]+) sec\s+(\d+) Bytes", output, re.M):
+        if float(t1) - float(t0) == 1.0 and float(t1) <= secs:
+            got.setdefault((int(p), int(w)), {}).setdefault(
+                way, []).append(int(nbytes))
+    for p, w, busy, total in re.findall(
+            r"^BENCH-ETH-CPU (\d+) (\d+) (\d+) (\d+)", output, re.M):
+        got.setdefault((int(p), int(w)), {})["cpu"] = (int(busy), int(total))
+    ways = ("tx", "rx") if rx else ("tx",)
+    want = sorted((p, w) for p in pacing for w in windows)
+    if status != "0" or sorted(got) != want or \
+            any(len(r.get(way, [])) != secs or "cpu" not in r
+                for r in got.values() for way in ways):
+        raise g.GuestError("bench-eth.sh failed; see %s" %
+                           os.path.join(g.LOGDIR, name + ".log"))
+    return got
 
 
 def run_tx(windows, secs, name, timeout, cpu_args=None):
-    """Returns {window KB: [bytes in each second of the run]}; CPU_ARGS as
-    storage_bench.run_timed's."""
-    append = ("bench.windows=%s bench.secs=%d"
-              % (",".join(map(str, windows)), secs))
-    status, output = sb.run_timed("am335x-evm", "bench-eth-tx.sh", append,
-                                  ["-nic", SINK_NIC], name, timeout,
-                                  cpu_args=cpu_args)
-    got = {}
-    # The one-second reports inside the run; the last report waits for
-    # the sink's close, which never comes.
-    for w, t0, t1, nbytes in re.findall(
-            r"^BENCH-ETH-TX (\d+) \[\s*\d+\]\s+([\d.]+)-\s*([\d.]+) sec"
-            r"\s+(\d+) Bytes", output, re.M):
-        if float(t1) - float(t0) == 1.0 and float(t1) <= secs:
-            got.setdefault(int(w), []).append(int(nbytes))
-    if status != "0" or sorted(got) != sorted(windows) or \
-            any(len(v) != secs for v in got.values()):
-        raise g.GuestError("bench-eth-tx.sh failed; see %s" %
-                           os.path.join(g.LOGDIR, name + ".log"))
-    return got
+    """One way only, guest to sink, without pacing: {window KB: [bytes in
+    each second of the run]}."""
+    got = run(windows, secs, name, timeout, rx=False, cpu_args=cpu_args)
+    return {w: r["tx"] for (_, w), r in got.items()}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# bench-eth.sh: the PSP guide's Ethernet workload, TCP both ways at once as
+# `iperf -d` runs it, against peers that live only inside QEMU's slirp:
+#   -chardev zero-source,id=zsrc
+#   -nic user,guestfwd=tcp:10.0.2.100:5001-null,guestfwd=tcp:10.0.2.101:5001-zsrc
+# The guest sends into the null chardev, which takes every byte at once,
+# and receives (iperf -R) from the zero-source chardev, which refills
+# slirp's send buffer on the virtual clock.  It runs from /init, so that
+# nothing from the host's console reaches the guest meanwhile: with peers
+# that act at fixed points of the guest's time, the CPSW's timing model
+# gives the same figures, to the byte, run after run.
+#
+# Kernel command line: am335x.test=bench-eth.sh [bench.windows=KB,...]
+#                      [bench.secs=N] [bench.pacing=USECS,...] [bench.rx=0|1]
+# bench.rx=0 leaves out the receiving stream (one way only).
+# For each pacing interval (ethtool -C eth0 rx-usecs) and window, prints
+# iperf 2's one-second reports, in bytes, and the guest's CPU time over the
+# first bench.secs seconds, in jiffies of /proc/stat:
+#   BENCH-ETH PACING WINDOW tx|rx [  1] 0.0000-1.0000 sec  N Bytes  N Bytes/sec
+#   BENCH-ETH-CPU PACING WINDOW BUSY TOTAL
+# Half a second after the last one-second report, the streams are killed:
+# neither peer ever closes its end.
+set -u
+windows=64 secs=2 pacing=0 rx=1
+for arg in $(cat /proc/cmdline); do
+    case $arg in
+        bench.windows=*) windows=${arg#bench.windows=} ;;
+        bench.secs=*) secs=${arg#bench.secs=} ;;
+        bench.pacing=*) pacing=${arg#bench.pacing=} ;;
+        bench.rx=*) rx=${arg#bench.rx=} ;;
+    esac
+done
+cat > /tmp/udhcpc.sh << 'EOS'
+#!/bin/sh
+[ "$1" = bound ] || exit 0
+ip addr add $ip/${mask:-24} dev $interface
+exit 0
+EOS
+chmod +x /tmp/udhcpc.sh
+ip link set eth0 up || exit 1
+for i in $(seq 50); do
+    grep -q 1 /sys/class/net/eth0/carrier && break
+    sleep 0.2
+done
+udhcpc -i eth0 -n -q -t 5 -s /tmp/udhcpc.sh > /dev/null 2>&1 || exit 1
+
+# busy and total jiffies of the "cpu" line; iowait counts as idle
+cpu_jiffies() {
+    head -1 /proc/stat | {
+        read -r _ user nice system idle iowait irq softirq steal _
+        echo $((user + nice + system + irq + softirq)) \
+            $((user + nice + system + idle + iowait + irq + softirq + steal))
+    }
+}
+
+reports() {
+    grep -E '^\[ *\*?[0-9]+\] +[0-9.]+-' "$1" | sed "s/^/BENCH-ETH $2 /"
+}
+
+for p in $(echo "$pacing" | tr , ' '); do
+    # ethtool fails when nothing changes; what counts is the value after
+    ethtool -C eth0 rx-usecs "$p" 2> /dev/null
+    ethtool -c eth0 | grep -q "^rx-usecs: *$p\$" || exit 1
+    for w in $(echo "$windows" | tr , ' '); do
+        iperf -c 10.0.2.100 -p 5001 -w "${w}K" -f B -i 1 -t "$secs" \
+            > /tmp/tx.out 2>&1 &
+        pids=$!
+        if [ "$rx" = 1 ]; then
+            iperf -c 10.0.2.101 -p 5001 -R -w "${w}K" -f B -i 1 \
+                -t "$secs" > /tmp/rx.out 2>&1 &
+            pids="$pids $!"
+        fi
+        set -- $(cpu_jiffies)
+        sleep "$secs"
+        set -- "$@" $(cpu_jiffies)
+        # The last one-second report is out by now.  iperf would then wait
+        # seconds for the peers to close, which they never do, and SIGINT
+        # or SIGTERM do not cut that short; its reports are written out a
+        # line at a time, so SIGKILL loses none.
+        sleep 0.5
+        kill -KILL $pids 2> /dev/null
+        wait
+        echo "BENCH-ETH-CPU $p $w $(($3 - $1)) $(($4 - $2))"
+        reports /tmp/tx.out "$p $w tx"
+        [ "$rx" = 1 ] && reports /tmp/rx.out "$p $w rx"
+    done
+done
+exit 0
