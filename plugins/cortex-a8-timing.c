@@ -59,16 +59,28 @@
  * 0xffff0000) is not a branch outcome; exception returns are not
  * predicted.
  *
+ * Load and store multiples (LDM, STM, PUSH, POP; Cortex-A8 TRM r3p2,
+ * chapter 16): the A8 moves two registers a cycle from a 64-bit aligned
+ * address, the first one alone from any other, so that a PUSH of nine
+ * registers takes five cycles; all but the first stall here.  The
+ * kernel's copy and checksum loops are made of them, and most functions
+ * enter and return with them.
+ *
  * Not modelled: the TLBs (a trial model of the A8's two 32-entry TLBs
  * with the guest's page and section sizes found about 160 thousand
  * misses, 5 ms at the TRM's 24-cycle walk, in eth-tx's boot and second
  * of sending: the kernel's 1 MiB sections cover it), the store buffer
  * filling (a trial that made a store missing the L2 wait for the
  * linefill of the one before moved eth-tx by nothing), the L2's own
- * write-back traffic, cache maintenance by set and way, and preloads:
- * TCG gives PLD no memory access, so the plugin sees none, and every
- * line a copy reads from DDR stalls the whole round trip where the A8
- * overlaps it with the PLDs Linux's copy routines issue ahead.
+ * write-back traffic, barriers waiting for the writes in flight (a
+ * trial in which each DSB and DMB waited for outstanding device writes
+ * and L2-miss linefills moved eth-tx by 1.6%), unaligned accesses (the
+ * TRM's 8-cycle replay of one crossing a 64- or 128-bit boundary: a
+ * trial counted 33 thousand of them in eth-tx's boot and 2 s of sending,
+ * 0.4 ms), cache maintenance by set and way, and preloads: TCG gives
+ * PLD no memory access, so the plugin sees none, and every line a copy
+ * reads from DDR stalls the whole round trip where the A8 overlaps it
+ * with the PLDs Linux's copy routines issue ahead.
  *
  * Addresses are physical for data (guest physical, from the access) and
  * virtual for instructions: the kernel's text is mapped once; code of two
@@ -78,7 +90,8 @@
  * 1); cpu-mhz=N, the core clock (720); mem-ns=N, the round trip of an
  * L2 miss to memory in ns (170); io-latency=0|1, whether device register
  * reads wait for the interconnect (1); branches=0|1, whether mispredicted
- * branches cost their cycles (1).
+ * branches cost their cycles (1); multiple=0|1, whether load and store
+ * multiples cost theirs (1).
  *
  * With -d plugin, QEMU's exit prints what was charged.
  *
@@ -212,6 +225,13 @@ static uint64_t charged_insns;
 static uint64_t io_reads;
 static uint64_t io_stall_ps;
 static bool io_latency = true;
+
+/* A load/store multiple about to access memory: its register count */
+static bool multiple_cycles = true;
+static unsigned multiple_pending;
+static uint64_t multiples;
+static uint64_t multiple_extra_cycles;
+static uint64_t cycle_ps;
 
 static bool predict_branches = true;
 static uint64_t mispredict_ps;
@@ -404,6 +424,32 @@ static void branch_resolve(const BlockInfo *b, uint64_t next)
 }
 
 /*
+ * An LDM, STM, PUSH or POP of @n registers starting at @vaddr.  The A8
+ * moves two registers a cycle from a 64-bit aligned address; from any
+ * other, the first register takes a cycle alone (Cortex-A8 TRM r3p2,
+ * chapter 16, instruction cycle timing: multi-cycle instructions issue in
+ * pipeline 0 and pair with another only in their last cycle).  The
+ * instruction's first cycle is in -icount's time per instruction; the
+ * others stall.
+ */
+static void multiple_access(unsigned n, uint64_t vaddr)
+{
+    unsigned cycles = vaddr & 7 ? 1 + n / 2 : (n + 1) / 2;
+
+    multiples++;
+    if (cycles > 1) {
+        multiple_extra_cycles += cycles - 1;
+        stall((cycles - 1) * cycle_ps);
+    }
+}
+
+/* An LDM, STM, PUSH or POP of @udata registers is about to run */
+static void vcpu_multiple_exec(unsigned int vcpu_index, void *udata)
+{
+    multiple_pending = (uintptr_t)udata;
+}
+
+/*
  * A block starts: its instructions are consecutive, so its fetches are
  * the lines from its first to its last; and it is the outcome of the
  * branch that ended the block before.
@@ -424,6 +470,8 @@ static void vcpu_block_exec(unsigned int vcpu_index, void *udata)
         branch_resolve(unresolved, b->start);
     }
     unresolved = predict_branches && b->kind != BRANCH_NONE ? b : NULL;
+    /* A multiple that faulted before its first access charges nothing. */
+    multiple_pending = 0;
 }
 
 static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
@@ -433,6 +481,10 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
     VmapEntry *slot;
     uint64_t line;
 
+    if (multiple_pending) {
+        multiple_access(multiple_pending, vaddr);
+        multiple_pending = 0;
+    }
     if (!hw) {
         return;
     }
@@ -508,6 +560,41 @@ static int dc_invalidate_rt(const uint8_t *insn)
         return hw2 >> 12;
     }
     return -1;
+}
+
+/*
+ * The number of registers an LDM, STM, PUSH or POP moves, A32 (@size 4)
+ * or T32 (@size 2 or 4), from its bytes at @b; 0 for anything else.
+ */
+static unsigned multiple_registers(const uint8_t *b, unsigned size, bool t32)
+{
+    uint32_t hw1 = b[0] | b[1] << 8;
+    uint32_t hw2 = size == 4 ? b[2] | b[3] << 8 : 0;
+
+    if (!t32) {
+        uint32_t w = hw1 | hw2 << 16;
+
+        /* cond 100 P U S W L Rn register_list */
+        if ((w >> 28) != 0xf && (w & 0x0e000000) == 0x08000000) {
+            return __builtin_popcount(w & 0xffff);
+        }
+        return 0;
+    }
+    if (size == 2) {
+        if ((hw1 & 0xf600) == 0xb400) {             /* PUSH, POP */
+            return __builtin_popcount(hw1 & 0x1ff);
+        }
+        if ((hw1 & 0xf000) == 0xc000) {             /* STM, LDM */
+            return __builtin_popcount(hw1 & 0xff);
+        }
+        return 0;
+    }
+    /* 1110 100 op 0 W L Rn, op 01 (IA) or 10 (DB); 00 and 11 are SRS, RFE */
+    if ((hw1 & 0xfe40) == 0xe800 &&
+        (((hw1 >> 7) & 3) == 1 || ((hw1 >> 7) & 3) == 2)) {
+        return __builtin_popcount(hw2 & 0xdfff);
+    }
+    return 0;
 }
 
 /* The kind of branch of the A32 instruction @w */
@@ -685,13 +772,25 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     uint64_t start = qemu_plugin_tb_vaddr(tb);
     uint64_t end = start;
     BlockInfo info = { .start = start, .kind = BRANCH_NONE };
+    bool t32 = translating_t32();
 
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        size_t size = qemu_plugin_insn_size(insn);
         uint8_t bytes[4];
+        unsigned nregs = 0;
         int rt = -1;
 
-        end = qemu_plugin_insn_vaddr(insn) + qemu_plugin_insn_size(insn);
+        end = qemu_plugin_insn_vaddr(insn) + size;
+        if (multiple_cycles && (size == 2 || size == 4) &&
+            qemu_plugin_insn_data(insn, bytes, size) == size) {
+            nregs = multiple_registers(bytes, size, t32);
+        }
+        if (nregs >= 2) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, vcpu_multiple_exec,
+                                                   QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)nregs);
+        }
         qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
                                          QEMU_PLUGIN_CB_NO_REGS,
                                          QEMU_PLUGIN_MEM_RW, NULL);
@@ -717,7 +816,7 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
         if ((size == 2 || size == 4) &&
             qemu_plugin_insn_data(last, bytes, size) == size) {
-            if (translating_t32()) {
+            if (t32) {
                 info.kind = branch_kind_t32(bytes, size);
             } else if (size == 4) {
                 info.kind = branch_kind_a32(bytes[0] | bytes[1] << 8 |
@@ -753,6 +852,9 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
                            io_stall_ps / 1000);
     g_string_append_printf(out, "  branches: %" PRIu64 ", mispredicted %"
                            PRIu64 "\n", branches, mispredicts);
+    g_string_append_printf(out, "  load/store multiples: %" PRIu64
+                           ", %" PRIu64 " cycles beyond the first\n",
+                           multiples, multiple_extra_cycles);
     g_string_append_printf(out, "  lines invalidated by DCIMVAC/DCCIMVAC: "
                            "%" PRIu64 "\n", invalidations);
     qemu_plugin_outs(out->str);
@@ -763,8 +865,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            int argc, char **argv)
 {
     uint64_t shift = 1, cpu_mhz = 720, mem_ns = MEM_ROUND_TRIP_NS, io = 1;
-    uint64_t bp = 1;
-    uint64_t cycle_ps;
+    uint64_t bp = 1, multiple = 1;
 
     struct {
         const char *name;
@@ -776,6 +877,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         { "mem-ns", &mem_ns, 0, 10000 },
         { "io-latency", &io, 0, 1 },
         { "branches", &bp, 0, 1 },
+        { "multiple", &multiple, 0, 1 },
     };
 
     for (int i = 0; i < argc; i++) {
@@ -794,7 +896,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         if (p == G_N_ELEMENTS(params)) {
             fprintf(stderr, "cortex-a8-timing: unknown argument '%s' "
                     "(shift=, cpu-mhz=, mem-ns=, io-latency=, "
-                    "branches=)\n",
+                    "branches=, multiple=)\n",
                     argv[i]);
             return -1;
         }
@@ -818,6 +920,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     }
     io_latency = io;
     predict_branches = bp;
+    multiple_cycles = multiple;
     ps_per_insn = 1000ull << shift;
     cycle_ps = 1000000ull / cpu_mhz;
     l2_hit_ps = L2_HIT_CYCLES * cycle_ps;

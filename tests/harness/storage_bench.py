@@ -15,9 +15,10 @@ MiB = 1024 * 1024
 # (500 MIPS), plus the Cortex-A8's stalls: the plugin
 # plugins/cortex-a8-timing.c runs every fetch, load and store through
 # models of the L1s and the L2 and charges each miss its latency (L2 hit,
-# or L2 miss to the DDR2), charges mispredicted branches, and charges
-# device register reads the interconnect's round trip.  An idle guest's clock jumps to its next timer
-# (sleep=off); no host time reaches the guest (align=off).  For runs that
+# or L2 miss to the DDR2), charges mispredicted branches and the cycles
+# of load/store multiples beyond the first, and charges device register
+# reads the interconnect's round trip.  An idle guest's clock jumps to its
+# next timer (sleep=off); no host time reaches the guest (align=off).  For runs that
 # repeat to the nanosecond nothing else from the host may reach it either:
 # the RTC runs on virtual time from a fixed date (the kernel seeds its
 # random pool, and so its hash tables, from the RTC's time), and QEMU's
@@ -30,6 +31,7 @@ ICOUNT = ICOUNT_NO_CACHES + ["-plugin", CPU_PLUGIN + ",shift=1"]
 CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
              "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss + 170 ns "
              "to DDR through the L3), branch mispredictions 13 cycles, "
+             "load/store multiples 2 registers a cycle, "
              "device register reads 160-430 ns; "
              "RTC on virtual time from a fixed date")
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
