@@ -34,8 +34,11 @@
  *   which 2 are the PRU's own load instruction.  A target with no
  *   published figure (the INTC, inside the MPU subsystem; USB; MMCHS2)
  *   costs nothing here.  Writes are posted: the store buffer takes
- *   them without a stall.  What a device does after the access (a
- *   transfer, an interrupt) it times itself.
+ *   them without a stall.  A device's RAM (the CPSW's CPPI RAM, which
+ *   holds the CPDMA's descriptors) is RAM to QEMU, but the same to the
+ *   CPU as the device's registers: uncached, a round trip per read.
+ *   What a device does after the access (a transfer, an interrupt) it
+ *   times itself.
  *
  * DMA coherency: the AM335x's DMA masters do not snoop the caches, so
  * software invalidates a buffer's lines before it reads what a device
@@ -127,6 +130,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
  */
 #define IO_CYCLE_PS         5000        /* the L3F clock, 200 MHz */
 #define IO_PRU_LOAD_CYCLES  2           /* the PRU's own load, not the path */
+#define DDR_BASE            0x80000000u /* EMIF0 SDRAM, above every target */
 
 typedef struct IoTarget {
     uint32_t base;
@@ -340,20 +344,33 @@ static void l1_read_miss(uint64_t line)
     }
 }
 
-/* A load from the device register at @addr: the interconnect's round trip */
-static void io_read(uint64_t addr)
+/* The target @addr is in, or NULL (all of them are below the DDR) */
+static const IoTarget *io_target(uint64_t addr)
 {
+    if (addr >= DDR_BASE) {
+        return NULL;
+    }
     for (unsigned i = 0; i < G_N_ELEMENTS(io_targets); i++) {
         const IoTarget *t = &io_targets[i];
 
         if (addr >= t->base && addr - t->base < t->size) {
-            uint64_t ps = (t->pru_cycles - IO_PRU_LOAD_CYCLES) * IO_CYCLE_PS;
-
-            io_reads++;
-            io_stall_ps += ps;
-            stall(ps);
-            return;
+            return t;
         }
+    }
+    return NULL;
+}
+
+/* A load from the device register at @addr: the interconnect's round trip */
+static void io_read(uint64_t addr)
+{
+    const IoTarget *t = io_target(addr);
+
+    if (t) {
+        uint64_t ps = (t->pru_cycles - IO_PRU_LOAD_CYCLES) * IO_CYCLE_PS;
+
+        io_reads++;
+        io_stall_ps += ps;
+        stall(ps);
     }
 }
 
@@ -488,7 +505,13 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
     if (!hw) {
         return;
     }
-    if (qemu_plugin_hwaddr_is_io(hw)) {
+    /*
+     * A device's own RAM (the CPSW's CPPI RAM) is RAM to QEMU, but a
+     * target behind the interconnect to the CPU, which Linux maps as
+     * Device memory: uncached, each read a round trip.
+     */
+    if (qemu_plugin_hwaddr_is_io(hw) ||
+        io_target(qemu_plugin_hwaddr_phys_addr(hw))) {
         if (io_latency && !qemu_plugin_mem_is_store(info)) {
             io_read(qemu_plugin_hwaddr_phys_addr(hw));
         }
