@@ -801,12 +801,13 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         size_t size = qemu_plugin_insn_size(insn);
         uint8_t bytes[4];
+        bool decoded = (size == 2 || size == 4) &&
+                       qemu_plugin_insn_data(insn, bytes, size) == size;
         unsigned nregs = 0;
         int rt = -1;
 
         end = qemu_plugin_insn_vaddr(insn) + size;
-        if (multiple_cycles && (size == 2 || size == 4) &&
-            qemu_plugin_insn_data(insn, bytes, size) == size) {
+        if (decoded && multiple_cycles) {
             nregs = multiple_registers(bytes, size, t32);
         }
         if (nregs >= 2) {
@@ -817,8 +818,7 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
                                          QEMU_PLUGIN_CB_NO_REGS,
                                          QEMU_PLUGIN_MEM_RW, NULL);
-        if (qemu_plugin_insn_size(insn) == 4 &&
-            qemu_plugin_insn_data(insn, bytes, 4) == 4) {
+        if (decoded && size == 4) {
             rt = dc_invalidate_rt(bytes);
         }
         if (rt >= 0 && rt < 15) {
