@@ -92,11 +92,19 @@ def nand_drive(path):
     return ["-drive", "if=mtd,format=raw,file=%s" % path]
 
 
-def nand_polled_dtb(board, directory):
+def nand_polled_dtb(board, directory, ready_busy=True):
     """A copy of @board's am335x-kernel DTB in DIRECTORY whose NAND node
     asks for "prefetch-polled" transfers instead of the stock DT's
     "prefetch-dma": the PSP guide measured UBIFS with the CPU polling the
-    GPMC prefetch FIFO, no DMA, and its CPU load (100%) is that polling."""
+    GPMC prefetch FIFO, no DMA, and its CPU load (100%) is that polling.
+
+    Without READY_BUSY the node also loses its rb-gpios (the NAND's R/B#
+    on GPMC WAIT0), as the guide's kernel ran it: the PSP 3.2 board file
+    gave omap2-nand no dev_ready, so the driver waited a fixed chip_delay
+    of 50 us after each page-read command (nand_command_lp's udelay)
+    instead of watching R/B# go high after tR, and polled the status
+    register after programs and erases.  6.1's omap2-nand does the same
+    when the DT has no rb-gpios."""
     stock = os.path.join(g.kernel_dir("am335x"), "dtbs", g.BOARDS[board])
     path = os.path.join(directory, "polled-" + g.BOARDS[board])
     shutil.copyfile(stock, path)
@@ -106,8 +114,11 @@ def nand_polled_dtb(board, directory):
     if nodes.returncode != 0 or len(names) != 1:
         raise g.GuestError("%s: no single NAND node under %s" %
                            (stock, NAND_PARENT))
-    subprocess.run(["fdtput", "-t", "s", path, NAND_PARENT + "/" + names[0],
+    node = NAND_PARENT + "/" + names[0]
+    subprocess.run(["fdtput", "-t", "s", path, node,
                     "ti,nand-xfer-type", "prefetch-polled"], check=True)
+    if not ready_busy:
+        subprocess.run(["fdtput", "-d", path, node, "rb-gpios"], check=True)
     return path
 
 
