@@ -25,6 +25,13 @@
  * times per pacing "millisecond" of 250 prescaled pulses; a completion
  * inside the interval is held until it ends.  The pacers of cores 1 and
  * 2, whose lines go nowhere on the AM335x, only store their registers.
+ * The TRM's pacer is adaptive: every 1 ms it compares the interval's
+ * interrupts with IMAX and grows or shrinks a blocking timer (at most 255
+ * pulses) by a fixed rule.  Its words leave open what it counts (rises
+ * let through, or requests) and whether the timer blocks once per 1 ms
+ * or periodically, and the readings differ in how they oscillate at
+ * IMAX 2; they share the steady state of about IMAX rises per ms, which
+ * is what this spacing gives.
  *
  * Bad frames from a netdev: undersized (shorter than 64 bytes with the
  * FCS) and oversized (longer than the port's RX_MAXLEN) frames are counted
