@@ -117,7 +117,9 @@ def nand_polled_dtb(board, directory, ready_busy=True):
     node = NAND_PARENT + "/" + names[0]
     subprocess.run(["fdtput", "-t", "s", path, node,
                     "ti,nand-xfer-type", "prefetch-polled"], check=True)
-    if not ready_busy:
+    if not ready_busy and subprocess.run(
+            ["fdtget", path, node, "rb-gpios"], capture_output=True
+            ).returncode == 0:
         subprocess.run(["fdtput", "-d", path, node, "rb-gpios"], check=True)
     return path
 
