@@ -174,8 +174,7 @@ def nand_polled(timeout):
     (nand-raw)."""
     pages = 128
     with NandImage() as image:
-        dtb = storage_bench.nand_polled_dtb(BOARD, image.dir,
-                                            ready_busy=False)
+        dtb = storage_bench.nand_polled_dtb(BOARD, image.dir)
         with nand_guest(image, "nand-polled", timeout, dtb=dtb) as vm:
             nodes = sh(vm, "find /sys/firmware/devicetree/base -name 'nand@*'").split()
             if len(nodes) != 1:

@@ -92,13 +92,13 @@ def nand_drive(path):
     return ["-drive", "if=mtd,format=raw,file=%s" % path]
 
 
-def nand_polled_dtb(board, directory, ready_busy=True):
+def nand_polled_dtb(board, directory):
     """A copy of @board's am335x-kernel DTB in DIRECTORY whose NAND node
     asks for "prefetch-polled" transfers instead of the stock DT's
     "prefetch-dma": the PSP guide measured UBIFS with the CPU polling the
     GPMC prefetch FIFO, no DMA, and its CPU load (100%) is that polling.
 
-    Without READY_BUSY the node also loses its rb-gpios (the NAND's R/B#
+    The node also loses its rb-gpios (the NAND's R/B#
     on GPMC WAIT0), as the guide's kernel ran it: the PSP 3.2 board file
     gave omap2-nand no dev_ready, so the driver waited a fixed chip_delay
     of 50 us after each page-read command (nand_command_lp's udelay)
@@ -117,7 +117,7 @@ def nand_polled_dtb(board, directory, ready_busy=True):
     node = NAND_PARENT + "/" + names[0]
     subprocess.run(["fdtput", "-t", "s", path, node,
                     "ti,nand-xfer-type", "prefetch-polled"], check=True)
-    if not ready_busy and subprocess.run(
+    if subprocess.run(
             ["fdtget", path, node, "rb-gpios"], capture_output=True
             ).returncode == 0:
         subprocess.run(["fdtput", "-d", path, node, "rb-gpios"], check=True)
