@@ -104,7 +104,17 @@ def nand_polled_dtb(board, directory):
     of 50 us after each page-read command (nand_command_lp's udelay)
     instead of watching R/B# go high after tR, and polled the status
     register after programs and erases.  6.1's omap2-nand does the same
-    when the DT has no rb-gpios."""
+    when the DT has no rb-gpios.
+
+    And it loses ti,elm-id: the PSP 3.2 omap2-nand ran the GPMC's BCH8
+    engine one 512-byte sector at a time (enable, move the sector,
+    read its result, for each of the page's four sectors, through
+    nand_base's per-sector page functions), and the NAND bus waits while
+    the CPU does that between sectors.  6.1 moves a whole page per engine
+    run when it has the ELM, and per sector, as 3.2 did, in "bch8" without
+    one (OMAP_ECC_BCH8_CODE_HW_DETECTION_SW: the same hardware BCH8
+    parity; errors, which the bench never has, are located in software
+    instead of by the ELM)."""
     stock = os.path.join(g.kernel_dir("am335x"), "dtbs", g.BOARDS[board])
     path = os.path.join(directory, "polled-" + g.BOARDS[board])
     shutil.copyfile(stock, path)
@@ -121,6 +131,10 @@ def nand_polled_dtb(board, directory):
             ["fdtget", path, node, "rb-gpios"], capture_output=True
             ).returncode == 0:
         subprocess.run(["fdtput", "-d", path, node, "rb-gpios"], check=True)
+    if subprocess.run(
+            ["fdtget", path, node, "ti,elm-id"], capture_output=True
+            ).returncode == 0:
+        subprocess.run(["fdtput", "-d", path, node, "ti,elm-id"], check=True)
     return path
 
 
