@@ -16,8 +16,9 @@ MiB = 1024 * 1024
 # plugins/cortex-a8-timing.c runs every fetch, load and store through
 # models of the L1s and the L2 and charges each miss its latency (L2 hit,
 # or L2 miss to the DDR2), charges mispredicted branches and the cycles
-# of load/store multiples beyond the first, and charges device register
-# reads the interconnect's round trip.  An idle guest's clock jumps to its
+# of load/store multiples beyond the first, charges device register
+# reads the interconnect's round trip, and makes barriers and device reads
+# wait for the device writes before them to complete.  An idle guest's clock jumps to its
 # next timer (sleep=off); no host time reaches the guest (align=off).  For runs that
 # repeat to the nanosecond nothing else from the host may reach it either:
 # the RTC runs on virtual time from a fixed date (the kernel seeds its
@@ -32,7 +33,8 @@ CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
              "Cortex-A8 cache stalls (L2 hit 8 cycles, L2 miss + 170 ns "
              "to DDR through the L3), branch mispredictions 13 cycles, "
              "load/store multiples 2 registers a cycle, "
-             "device register reads 160-430 ns; "
+             "device register reads 160-430 ns, barriers wait for "
+             "device writes to complete; "
              "RTC on virtual time from a fixed date")
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
 SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"

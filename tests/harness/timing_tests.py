@@ -69,7 +69,7 @@ def timing_cpu_plugin_args(timeout):
     """The cache plugin refuses arguments it does not know or cannot use,
     with a message naming them, and QEMU does not start."""
     for arg in ("cpu-mhz=0", "shift=x", "colour=blue", "mem-ns",
-                "io-latency=2", "multiple=-1"):
+                "io-latency=2", "multiple=-1", "write-completion=2"):
         proc = subprocess.run(
             [g.QEMU, "-M", "beaglebone-black", "-display", "none",
              "-icount", "shift=1", "-plugin", sb.CPU_PLUGIN + "," + arg,
@@ -138,6 +138,28 @@ def timing_io_latency(timeout):
     if not b_io < 0.97 * b_free:
         raise g.GuestError("device reads cost little: %d bytes with their "
                            "latency, %d without" % (b_io, b_free))
+
+
+@test("timing-write-completion/am335x-evm/am335x", 300)
+def timing_write_completion(timeout):
+    """The CPU model completes a write of a device register after the
+    target's round trip, and a DSB, DMB or device read waits for the
+    writes before it: every wait is at most the longest round trip
+    (430 ns), the CPU-bound sender's writel()s (a DSB before each) wait
+    many times, and it must send at least 1.5% less than with
+    write-completion=0, which counts no write."""
+    b_free, b_on, (n, waits, ns) = plugin_on_off(
+        "write-completion", "timing-write-completion",
+        r"device register writes: (\d+), waited for (\d+) times, (\d+) ns",
+        timeout)
+    print("#   write-completion=1: %d device writes, waited for %d times, "
+          "%.3f ms, %d bytes sent; write-completion=0: %d bytes"
+          % (n, waits, ns / 1e6, b_on, b_free))
+    if n < 1000 or waits < 1000 or ns > 430 * waits:
+        raise g.GuestError("%d writes, %d waits of %d ns" % (n, waits, ns))
+    if not b_on < 0.985 * b_free:
+        raise g.GuestError("write completion costs little: %d bytes with "
+                           "it, %d without" % (b_on, b_free))
 
 
 @test("timing-load-store-multiple/am335x-evm/am335x", 300)
