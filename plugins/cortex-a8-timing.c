@@ -248,11 +248,15 @@ static uint64_t io_stall_ps;
 static bool io_latency = true;
 
 /*
- * The model's clock, in ps: instructions and stalls, not idle time; and
- * when the device writes issued so far will all be complete
+ * The model's clock, in ps: instructions and stalls, not idle time.  It
+ * stands at the start of the running block, plus the stalls charged in
+ * it so far; an instruction's time adds the block's instructions before
+ * it (block_insns of them).  And when the device writes issued so far
+ * will all be complete.
  */
 static bool write_completion = true;
 static uint64_t clock_ps;
+static uint64_t block_insns;
 static uint64_t writes_done_ps;
 static uint64_t io_writes;
 static uint64_t write_waits;
@@ -395,11 +399,22 @@ static uint64_t io_round_trip_ps(const IoTarget *t)
     return (t->pru_cycles - IO_PRU_LOAD_CYCLES) * IO_CYCLE_PS;
 }
 
-/* A barrier or a device read: the device writes before it complete first */
-static void wait_for_writes(void)
+/* The time of the running block's instruction @index */
+static uint64_t insn_time_ps(unsigned index)
 {
-    if (writes_done_ps > clock_ps) {
-        uint64_t ps = writes_done_ps - clock_ps;
+    return clock_ps + index * ps_per_insn;
+}
+
+/*
+ * A barrier or a device read, the running block's instruction @index:
+ * the device writes before it complete first
+ */
+static void wait_for_writes(unsigned index)
+{
+    uint64_t now = insn_time_ps(index);
+
+    if (writes_done_ps > now) {
+        uint64_t ps = writes_done_ps - now;
 
         write_waits++;
         write_wait_ps += ps;
@@ -421,21 +436,25 @@ static void io_read(uint64_t addr)
     }
 }
 
-/* A store to the device register at @addr: complete after its round trip */
-static void io_write(uint64_t addr)
+/*
+ * A store to the device register at @addr by the running block's
+ * instruction @index: complete after its round trip
+ */
+static void io_write(uint64_t addr, unsigned index)
 {
     const IoTarget *t = io_target(addr);
 
     if (t) {
         io_writes++;
-        writes_done_ps = MAX(writes_done_ps, clock_ps + io_round_trip_ps(t));
+        writes_done_ps = MAX(writes_done_ps,
+                             insn_time_ps(index) + io_round_trip_ps(t));
     }
 }
 
-/* A DSB or DMB */
+/* A DSB or DMB, the running block's instruction @udata */
 static void vcpu_barrier_exec(unsigned int vcpu_index, void *udata)
 {
-    wait_for_writes();
+    wait_for_writes((uintptr_t)udata);
 }
 
 /* The BTB's target for the branch at @pc, or NULL */
@@ -541,7 +560,9 @@ static void vcpu_block_exec(unsigned int vcpu_index, void *udata)
     uint64_t line = b->first_line;
     uint64_t end = line + b->nlines;
 
-    clock_ps += b->ninsns * ps_per_insn;
+    /* The block before has run: its instructions' time passes. */
+    clock_ps += block_insns * ps_per_insn;
+    block_insns = b->ninsns;
     for (; line < end; line++) {
         if (!cache_access(&l1i, line, true)) {
             l1_read_miss(line);
@@ -579,12 +600,12 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
         io_target(qemu_plugin_hwaddr_phys_addr(hw))) {
         if (qemu_plugin_mem_is_store(info)) {
             if (write_completion) {
-                io_write(qemu_plugin_hwaddr_phys_addr(hw));
+                io_write(qemu_plugin_hwaddr_phys_addr(hw), (uintptr_t)udata);
             }
             return;
         }
         if (write_completion) {
-            wait_for_writes();
+            wait_for_writes((uintptr_t)udata);
         }
         if (io_latency) {
             io_read(qemu_plugin_hwaddr_phys_addr(hw));
@@ -903,14 +924,17 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                                    QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)(uintptr_t)nregs);
         }
+        /* Both callbacks know the instruction's place in its block. */
         qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
                                          QEMU_PLUGIN_CB_NO_REGS,
-                                         QEMU_PLUGIN_MEM_RW, NULL);
+                                         QEMU_PLUGIN_MEM_RW,
+                                         (void *)(uintptr_t)i);
         if (decoded && size == 4) {
             rt = dc_invalidate_rt(bytes);
             if (write_completion && is_barrier(bytes, t32)) {
                 qemu_plugin_register_vcpu_insn_exec_cb(
-                    insn, vcpu_barrier_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
+                    insn, vcpu_barrier_exec, QEMU_PLUGIN_CB_NO_REGS,
+                    (void *)(uintptr_t)i);
             }
         }
         if (rt >= 0 && rt < 15) {

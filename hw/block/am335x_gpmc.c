@@ -41,7 +41,9 @@
  *   FIFOEVENT, TERMINALCOUNT and the DMA requests follow the NAND bus
  *   and a driver polling them waits as long as the silicon makes it.
  *   The engine stalls while the FIFO is full (prefetch) or empty (write
- *   posting).
+ *   posting).  A timer wakes the engine only while its interrupts or the
+ *   EDMA follow it; otherwise each guest access to the GPMC first brings
+ *   it up to now, which the guest cannot tell from a timer.
  *
  * Not modelled: NOR/SRAM devices (their windows read 0 and log), the
  * time of data cycles outside the engine (NAND_DATA_i, or the window with
@@ -484,12 +486,26 @@ static void gpmc_engine_advance(AM335xGpmcState *s)
     }
 }
 
+/*
+ * Whether anything but the guest's own GPMC accesses follows the engine:
+ * its interrupts or the EDMA's requests.  If not, no timer runs: every
+ * access first catches the engine up to now (gpmc_engine_catch_up), which
+ * gives the state a timer would have made, without stopping the vCPU at
+ * each byte's cycle.
+ */
+static bool gpmc_engine_watched(AM335xGpmcState *s)
+{
+    return (s->irqenable & (R_IRQSTATUS_FIFOEVENT_MASK |
+                            R_IRQSTATUS_TERMINALCOUNT_MASK)) ||
+           FIELD_EX32(s->prefetch_config1, PREFETCH_CONFIG1, DMAMODE);
+}
+
 /* With timing, wake the engine when its FIFO reaches its next event. */
 static void gpmc_engine_arm(AM335xGpmcState *s)
 {
     uint32_t want, bytes;
 
-    if (!s->timing || !s->engine_running) {
+    if (!s->timing || !s->engine_running || !gpmc_engine_watched(s)) {
         timer_del(&s->engine_timer);
         return;
     }
@@ -553,6 +569,14 @@ static void gpmc_engine_update(AM335xGpmcState *s)
 static void gpmc_engine_timer(void *opaque)
 {
     gpmc_engine_update(AM335X_GPMC(opaque));
+}
+
+/* Before a guest access: the engine's cycles that have ended by now */
+static void gpmc_engine_catch_up(AM335xGpmcState *s)
+{
+    if (s->timing && s->engine_running) {
+        gpmc_engine_update(s);
+    }
 }
 
 /* A byte the CPU or the EDMA took from or gave to the FIFO */
@@ -712,6 +736,7 @@ static uint64_t gpmc_window_read(void *opaque, hwaddr addr, unsigned size)
                       ", no device model\n", w->cs, addr);
         return 0;
     }
+    gpmc_engine_catch_up(s);
     v = gpmc_cs_read(s, w->cs, size);
     trace_am335x_gpmc_window_read(w->cs, addr, size, v);
     return v;
@@ -729,6 +754,7 @@ static void gpmc_window_write(void *opaque, hwaddr addr, uint64_t v,
         return;
     }
     trace_am335x_gpmc_window_write(w->cs, addr, size, v);
+    gpmc_engine_catch_up(s);
     gpmc_cs_write(s, w->cs, v, size);
 }
 
@@ -791,6 +817,7 @@ static uint64_t gpmc_read(void *opaque, hwaddr addr, unsigned size)
     unsigned sector, word;
     uint64_t v = 0;
 
+    gpmc_engine_catch_up(s);
     if (addr >= CS_BASE && addr < CS_END) {
         int cs = (addr - CS_BASE) / CS_STRIDE;
         hwaddr reg = (addr - CS_BASE) % CS_STRIDE;
@@ -938,6 +965,7 @@ static void gpmc_write(void *opaque, hwaddr addr, uint64_t v, unsigned size)
     bool was_on;
 
     trace_am335x_gpmc_write(addr, size, v);
+    gpmc_engine_catch_up(s);
     if (addr >= CS_BASE && addr < CS_END) {
         gpmc_cs_reg_write(s, (addr - CS_BASE) / CS_STRIDE,
                           (addr - CS_BASE) % CS_STRIDE, v, size);
@@ -965,6 +993,8 @@ static void gpmc_write(void *opaque, hwaddr addr, uint64_t v, unsigned size)
     case A_IRQENABLE:
         s->irqenable = v & IRQ_MASK;
         gpmc_update_irq(s);
+        /* The interrupts may now need the engine's timer, or no more. */
+        gpmc_engine_arm(s);
         break;
     case A_TIMEOUT_CONTROL:
         s->timeout_control = v & 0x1ff1;
@@ -987,6 +1017,7 @@ static void gpmc_write(void *opaque, hwaddr addr, uint64_t v, unsigned size)
         if (!FIELD_EX32(v, PREFETCH_CONFIG1, ENABLEENGINE)) {
             gpmc_engine_stop(s);
         }
+        gpmc_engine_arm(s);
         break;
     case A_PREFETCH_CONFIG2:
         s->prefetch_config2 = v & R_PREFETCH_CONFIG2_TRANSFERCOUNT_MASK;
