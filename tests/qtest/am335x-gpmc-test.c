@@ -1167,6 +1167,24 @@ static void test_timing(void)
     qtest_clock_step(qts, 1);
     g_assert_cmphex(gpmc_readl(qts, PREFETCH_CONTROL), ==, 0);
     g_assert_cmphex(gpmc_readl(qts, GPMC_IRQSTATUS) & 2, ==, 2);
+    gpmc_writel(qts, PREFETCH_CONFIG1, 0);
+
+    /*
+     * With FIFOEVENT enabled, the interrupt comes on time by itself: no
+     * access to the GPMC between the start and the INTC's raw input.
+     */
+    gpmc_writel(qts, GPMC_IRQSTATUS, 3);
+    gpmc_writel(qts, GPMC_IRQENABLE, 1);
+    nand_start_read(qts, page, 0);
+    qtest_clock_step(qts, 25000);
+    nand_cmd(qts, 0x00);
+    gpmc_writel(qts, PREFETCH_CONFIG2, 512);
+    gpmc_writel(qts, PREFETCH_CONFIG1, (0x40 << 8) | BIT(7));
+    gpmc_writel(qts, PREFETCH_CONTROL, 1);
+    qtest_clock_step(qts, 64 * T_CYCLE_NS - 1);
+    g_assert(!(qtest_readl(qts, INTC_ITR(3)) & BIT(4)));
+    qtest_clock_step(qts, 1);
+    g_assert(qtest_readl(qts, INTC_ITR(3)) & BIT(4));
     qtest_quit(qts);
 }
 
