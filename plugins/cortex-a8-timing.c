@@ -422,11 +422,9 @@ static void wait_for_writes(unsigned index)
     }
 }
 
-/* A load from the device register at @addr: the interconnect's round trip */
-static void io_read(uint64_t addr)
+/* A load from a register of target @t: the interconnect's round trip */
+static void io_read(const IoTarget *t)
 {
-    const IoTarget *t = io_target(addr);
-
     if (t) {
         uint64_t ps = io_round_trip_ps(t);
 
@@ -437,13 +435,11 @@ static void io_read(uint64_t addr)
 }
 
 /*
- * A store to the device register at @addr by the running block's
- * instruction @index: complete after its round trip
+ * A store to a register of target @t by the running block's instruction
+ * @index: complete after its round trip
  */
-static void io_write(uint64_t addr, unsigned index)
+static void io_write(const IoTarget *t, unsigned index)
 {
-    const IoTarget *t = io_target(addr);
-
     if (t) {
         io_writes++;
         writes_done_ps = MAX(writes_done_ps,
@@ -581,6 +577,7 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                      uint64_t vaddr, void *udata)
 {
     struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+    const IoTarget *target;
     VmapEntry *slot;
     uint64_t line;
 
@@ -596,11 +593,11 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
      * target behind the interconnect to the CPU, which Linux maps as
      * Device memory: uncached, each read a round trip.
      */
-    if (qemu_plugin_hwaddr_is_io(hw) ||
-        io_target(qemu_plugin_hwaddr_phys_addr(hw))) {
+    target = io_target(qemu_plugin_hwaddr_phys_addr(hw));
+    if (qemu_plugin_hwaddr_is_io(hw) || target) {
         if (qemu_plugin_mem_is_store(info)) {
             if (write_completion) {
-                io_write(qemu_plugin_hwaddr_phys_addr(hw), (uintptr_t)udata);
+                io_write(target, (uintptr_t)udata);
             }
             return;
         }
@@ -608,7 +605,7 @@ static void vcpu_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
             wait_for_writes((uintptr_t)udata);
         }
         if (io_latency) {
-            io_read(qemu_plugin_hwaddr_phys_addr(hw));
+            io_read(target);
         }
         return;
     }
