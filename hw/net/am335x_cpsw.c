@@ -55,10 +55,14 @@
  * the wire.  RX: a frame from the netdev starts on the wire when it comes
  * (or after the one before) and reaches memory once its last byte is in;
  * meanwhile the port takes nothing else, and the net layer holds the
- * backend back (can_receive, flushed when the wire is free).
+ * backend back (can_receive, flushed when the wire is free).  Nothing
+ * else holds it back: a frame for the host that finds no RX buffer waits
+ * in port 0's transmit FIFO (P0_MAX_BLKS) or, that full, is dropped and
+ * counted, as on the silicon without flow control.  Without timing, the
+ * backend is held back instead (QEMU's usual lossless NIC).
  *
- * Not modelled: flow control and pause frames, the FIFOs and
- * their priorities, priority remapping of tagged frames on egress, the
+ * Not modelled: flow control and pause frames, the slave ports' FIFOs,
+ * the FIFOs' priorities, priority remapping of tagged frames on egress, the
  * CPTS's hardware push and Ethernet event time stamps, the RGMII status.
  *
  * Reference: AM335x TRM (SPRUH73), chapter 14.
@@ -114,9 +118,15 @@ REG32(SS_TS_LTYPE, 0x2c)
 REG32(SS_DLR_LTYPE, 0x30)
 
 /* CPSW_PORT, relative to CPSW_PORT_BASE */
+#define P0_MAX_BLKS         0x008
 #define P0_PORT_VLAN        0x014
 #define P0_CPDMA_RX_CH_MAP  0x020
 #define PN_PORT_VLAN(n)     (0x100 * (n) + 0x014)
+#define PN_MAX_BLKS(n)      (0x100 * (n) + 0x008)
+/* Pn_MAX_BLKS: 1 KB FIFO blocks, receive 3:0 and transmit 8:4; reset 4/16 */
+#define MAX_BLKS_TX_SHIFT   4
+#define MAX_BLKS_TX_MASK    0x1f
+#define MAX_BLKS_RESET      ((0x10 << MAX_BLKS_TX_SHIFT) | 0x4)
 
 /* CPGMAC_SL */
 REG32(SL_IDVER, 0x00)
@@ -206,6 +216,7 @@ enum {
     ST_512_1023,
     ST_1024_UP,
     ST_NETOCTETS = 0x80 / 4,
+    ST_RXSOFOVERRUNS = 0x84 / 4,
     ST_RXDMAOVERRUNS = 0x8c / 4,
 };
 
@@ -593,11 +604,14 @@ static bool am335x_cpsw_can_receive(NetClientState *nc)
 {
     AM335xCpswPort *p = qemu_get_nic_opaque(nc);
 
-    /* With timing, the wire carries one frame at a time. */
+    /*
+     * With timing, the wire carries one frame at a time, and nothing holds
+     * back the far end: what the host has no room for is dropped.
+     */
     if (p->rx_pending) {
         return false;
     }
-    if (!am335x_cpsw_rx_wait(p->cpsw, p)) {
+    if (p->cpsw->timing || !am335x_cpsw_rx_wait(p->cpsw, p)) {
         return true;
     }
     p->cpsw->rx_held = true;    /* the net layer queues what comes now */
@@ -669,7 +683,7 @@ static void am335x_cpsw_rx_frame(AM335xCpswState *s, AM335xCpswPort *p,
  * its last byte has come in and been written to memory: the CPDMA writes
  * it as it arrives, behind the MAC's FIFO.  Until then the port takes no
  * other frame, and the net layer holds the backend back, as the far end
- * of a real wire would be paced by it.
+ * of a real wire is paced by it.
  */
 static void am335x_cpsw_rx_start(AM335xCpswState *s, AM335xCpswPort *p,
                                  const uint8_t *buf, size_t size)
@@ -694,6 +708,62 @@ static void am335x_cpsw_rx_start(AM335xCpswState *s, AM335xCpswPort *p,
     timer_mod(p->rx_timer, done);
 }
 
+/*
+ * Timing: a frame for the host that finds no RX buffer waits in port 0's
+ * transmit FIFO, P0_MAX_BLKS's TX_MAX_BLKS blocks of 1 KB (16 at reset);
+ * when those are taken, the frame is dropped at the start, as the silicon
+ * does without flow control (Linux leaves it off), and counted in
+ * RXSOFOVERRUNS (TRM 14.3.2.9, 14.5.4).  The FIFO keeps the frame as it
+ * came from the wire: the ALE sees it when it leaves.
+ */
+static uint32_t am335x_cpsw_host_fifo_cap(AM335xCpswState *s)
+{
+    uint32_t blks = (s->portregs[P0_MAX_BLKS / 4] >> MAX_BLKS_TX_SHIFT) &
+                    MAX_BLKS_TX_MASK;
+
+    return blks * AM335X_CPSW_FIFO_BLOCK;
+}
+
+static void am335x_cpsw_host_fifo_push(AM335xCpswState *s, AM335xCpswPort *p,
+                                       const uint8_t *buf, size_t size)
+{
+    uint8_t *rec = s->host_fifo + s->host_fifo_len;
+
+    if (s->host_fifo_bytes + size > am335x_cpsw_host_fifo_cap(s) ||
+        s->host_fifo_len + 3 + size > sizeof(s->host_fifo)) {
+        trace_am335x_cpsw_rx_overrun(p->num, size, s->host_fifo_bytes);
+        am335x_cpsw_count_error(s, p->num, ST_RXSOFOVERRUNS);
+        return;
+    }
+    rec[0] = size;
+    rec[1] = size >> 8;
+    rec[2] = p->num;
+    memcpy(rec + 3, buf, size);
+    s->host_fifo_len += 3 + size;
+    s->host_fifo_bytes += size;
+}
+
+/* Frames out of the FIFO for as long as the host has buffers */
+static void am335x_cpsw_host_fifo_drain(AM335xCpswState *s)
+{
+    while (s->host_fifo_len) {
+        size_t size = s->host_fifo[0] | (s->host_fifo[1] << 8);
+        AM335xCpswPort *p = &s->port[s->host_fifo[2] - 1];
+        uint8_t frame[AM335X_CPDMA_MAX_FRAME + 1];
+
+        if (am335x_cpsw_rx_wait(s, p)) {
+            return;
+        }
+        memcpy(frame, s->host_fifo + 3, size);
+        s->host_fifo_len -= 3 + size;
+        s->host_fifo_bytes -= size;
+        memmove(s->host_fifo, s->host_fifo + 3 + size, s->host_fifo_len);
+        s->rx_depth++;
+        am335x_cpsw_rx_frame(s, p, frame, size);
+        s->rx_depth--;
+    }
+}
+
 /* The frame on port @p's wire has come in: to the MAC and the ALE. */
 static void am335x_cpsw_rx_deliver(AM335xCpswState *s, AM335xCpswPort *p)
 {
@@ -701,16 +771,17 @@ static void am335x_cpsw_rx_deliver(AM335xCpswState *s, AM335xCpswPort *p)
         p->rx_done_ns > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)) {
         return;
     }
-    if (am335x_cpsw_rx_wait(s, p)) {
-        s->rx_held = true;      /* rx_ready brings it in */
-        return;
-    }
     p->rx_pending = false;
     trace_am335x_cpsw_rx_deliver(p->num, p->rx_len);
+    am335x_cpsw_host_fifo_drain(s);
     if (am335x_cpsw_port_up(s, p->num)) {
-        s->rx_depth++;
-        am335x_cpsw_rx_frame(s, p, p->rx_buf, p->rx_len);
-        s->rx_depth--;
+        if (s->host_fifo_len || am335x_cpsw_rx_wait(s, p)) {
+            am335x_cpsw_host_fifo_push(s, p, p->rx_buf, p->rx_len);
+        } else {
+            s->rx_depth++;
+            am335x_cpsw_rx_frame(s, p, p->rx_buf, p->rx_len);
+            s->rx_depth--;
+        }
     }
     qemu_flush_queued_packets(qemu_get_queue(p->nic));
 }
@@ -749,11 +820,12 @@ static ssize_t am335x_cpsw_receive(NetClientState *nc, const uint8_t *buf,
  * what a port cannot take, and what a netdev answers while that port is
  * still delivering), are delivered from a bottom half, outside the access.
  */
-static void am335x_cpsw_flush_bh(void *opaque)
+static void am335x_cpsw_flush(void *opaque)
 {
     AM335xCpswState *s = opaque;
 
     s->rx_held = false;
+    am335x_cpsw_host_fifo_drain(s);
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
         if (s->port[n].nic) {
             am335x_cpsw_rx_deliver(s, &s->port[n]);
@@ -762,11 +834,20 @@ static void am335x_cpsw_flush_bh(void *opaque)
     }
 }
 
+/*
+ * New RX buffers.  With timing, the FIFO's frames go to them on the
+ * virtual clock, at the time of the access: a bottom half would run when
+ * the host gets to it, and the figures would no longer repeat.
+ */
 static void am335x_cpsw_rx_ready(void *opaque)
 {
     AM335xCpswState *s = opaque;
 
-    qemu_bh_schedule(s->flush_bh);
+    if (s->timing) {
+        timer_mod(s->fifo_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    } else {
+        qemu_bh_schedule(s->flush_bh);
+    }
 }
 
 static void am335x_cpsw_set_link(NetClientState *nc)
@@ -1037,6 +1118,15 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
     s->ss[R_SS_FLOW_CONTROL] = 0x1;
     s->ss[R_SS_VLAN_LTYPE] = 0x81008100;
     memset(s->portregs, 0, sizeof(s->portregs));
+    s->portregs[P0_MAX_BLKS / 4] = MAX_BLKS_RESET;
+    for (int n = 1; n <= AM335X_CPSW_NUM_SLAVES; n++) {
+        s->portregs[PN_MAX_BLKS(n) / 4] = MAX_BLKS_RESET;
+    }
+    s->host_fifo_len = 0;
+    s->host_fifo_bytes = 0;
+    if (s->fifo_timer) {
+        timer_del(s->fifo_timer);
+    }
     memset(s->stats, 0, sizeof(s->stats));
     for (int n = 0; n < AM335X_CPSW_NUM_SLAVES; n++) {
         am335x_ethphy_reset(&s->phy[n]);
@@ -1132,7 +1222,8 @@ static void am335x_cpsw_realize(DeviceState *dev, Error **errp)
                                         &s->cppi_ram, 1);
 
     /* Unguarded: the net layer checks the guard on delivery itself. */
-    s->flush_bh = qemu_bh_new(am335x_cpsw_flush_bh, s);
+    s->flush_bh = qemu_bh_new(am335x_cpsw_flush, s);
+    s->fifo_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, am335x_cpsw_flush, s);
     s->cpdma.ops = &am335x_cpsw_cpdma_ops;
     s->cpdma.ops_opaque = s;
     object_property_set_link(OBJECT(&s->cpdma), "dma-mr", OBJECT(s->dma_mr),
@@ -1256,6 +1347,57 @@ static const VMStateDescription vmstate_am335x_cpsw_port = {
     }
 };
 
+static bool am335x_cpsw_host_fifo_needed(void *opaque)
+{
+    AM335xCpswState *s = AM335X_CPSW(opaque);
+
+    return s->host_fifo_len != 0 || timer_pending(s->fifo_timer);
+}
+
+/* Every record must lie inside the buffer and name a slave port. */
+static int am335x_cpsw_host_fifo_post_load(void *opaque, int version_id)
+{
+    AM335xCpswState *s = opaque;
+    uint32_t pos = 0, bytes = 0;
+
+    if (s->host_fifo_len > sizeof(s->host_fifo)) {
+        return -EINVAL;
+    }
+    while (pos < s->host_fifo_len) {
+        uint32_t size;
+
+        if (pos + 3 > s->host_fifo_len) {
+            return -EINVAL;
+        }
+        size = s->host_fifo[pos] | (s->host_fifo[pos + 1] << 8);
+        if (size > AM335X_CPDMA_MAX_FRAME ||
+            s->host_fifo[pos + 2] < 1 ||
+            s->host_fifo[pos + 2] > AM335X_CPSW_NUM_SLAVES ||
+            pos + 3 + size > s->host_fifo_len) {
+            return -EINVAL;
+        }
+        pos += 3 + size;
+        bytes += size;
+    }
+    return bytes == s->host_fifo_bytes ? 0 : -EINVAL;
+}
+
+static const VMStateDescription vmstate_am335x_cpsw_host_fifo = {
+    .name = TYPE_AM335X_CPSW "/host-fifo",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = am335x_cpsw_host_fifo_needed,
+    .post_load = am335x_cpsw_host_fifo_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_TIMER_PTR(fifo_timer, AM335xCpswState),
+        VMSTATE_UINT32(host_fifo_len, AM335xCpswState),
+        VMSTATE_UINT32(host_fifo_bytes, AM335xCpswState),
+        VMSTATE_UINT8_ARRAY(host_fifo, AM335xCpswState,
+                            AM335X_CPSW_HOST_FIFO_BUF),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_am335x_cpsw = {
     .name = TYPE_AM335X_CPSW,
     .version_id = 2,
@@ -1280,6 +1422,10 @@ static const VMStateDescription vmstate_am335x_cpsw = {
         VMSTATE_UINT32_ARRAY(cpts_event, AM335xCpswState, 2),
         VMSTATE_INT64(cpts_ref_ns, AM335xCpswState),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_am335x_cpsw_host_fifo,
+        NULL
     }
 };
 

@@ -12,22 +12,28 @@
 #
 # Kernel command line: am335x.test=bench-eth.sh [bench.windows=KB,...]
 #                      [bench.secs=N] [bench.pacing=USECS,...] [bench.rx=0|1]
-# bench.rx=0 leaves out the receiving stream (one way only).
+#                      [bench.rxring=N]
+# bench.rx=0 leaves out the receiving stream (one way only); bench.rxring
+# sets the driver's number of RX descriptors (ethtool -G eth0 rx N).
 # For each pacing interval (ethtool -C eth0 rx-usecs) and window, prints
 # iperf 2's one-second reports, in bytes, and the guest's CPU time over the
 # first bench.secs seconds, in jiffies of /proc/stat:
 #   BENCH-ETH PACING WINDOW tx|rx [  1] 0.0000-1.0000 sec  N Bytes  N Bytes/sec
 #   BENCH-ETH-CPU PACING WINDOW BUSY TOTAL
+#   BENCH-ETH-DROPS PACING WINDOW N
+# (N: frames the CPSW dropped for want of RX buffers, ethtool -S's
+# overrun counters, over the run)
 # Half a second after the last one-second report, the streams are killed:
 # neither peer ever closes its end.
 set -u
-windows=64 secs=2 pacing=0 rx=1
+windows=64 secs=2 pacing=0 rx=1 rxring=
 for arg in $(cat /proc/cmdline); do
     case $arg in
         bench.windows=*) windows=${arg#bench.windows=} ;;
         bench.secs=*) secs=${arg#bench.secs=} ;;
         bench.pacing=*) pacing=${arg#bench.pacing=} ;;
         bench.rx=*) rx=${arg#bench.rx=} ;;
+        bench.rxring=*) rxring=${arg#bench.rxring=} ;;
     esac
 done
 cat > /tmp/udhcpc.sh << 'EOS'
@@ -38,6 +44,12 @@ exit 0
 EOS
 chmod +x /tmp/udhcpc.sh
 ip link set eth0 up || exit 1
+if [ -n "$rxring" ]; then
+    ethtool -G eth0 rx "$rxring" 2> /dev/null
+    # "Current hardware settings:" come second
+    [ "$(ethtool -g eth0 | awk '/^RX:/ { n = $2 } END { print n }')" = \
+        "$rxring" ] || exit 1
+fi
 for i in $(seq 50); do
     grep -q 1 /sys/class/net/eth0/carrier && break
     sleep 0.2
@@ -51,6 +63,11 @@ cpu_jiffies() {
         echo $((user + nice + system + irq + softirq)) \
             $((user + nice + system + idle + iowait + irq + softirq + steal))
     }
+}
+
+# The CPSW's overrun counters (frames dropped for want of room), summed
+overruns() {
+    ethtool -S eth0 | awk '/[Oo]verruns:/ { n += $NF } END { print n + 0 }'
 }
 
 reports() {
@@ -70,9 +87,11 @@ for p in $(echo "$pacing" | tr , ' '); do
                 -t "$secs" > /tmp/rx.out 2>&1 &
             pids="$pids $!"
         fi
+        drops=$(overruns)
         set -- $(cpu_jiffies)
         sleep "$secs"
         set -- "$@" $(cpu_jiffies)
+        drops=$(($(overruns) - drops))
         # The last one-second report is out by now.  iperf would then wait
         # seconds for the peers to close, which they never do, and SIGINT
         # or SIGTERM do not cut that short; its reports are written out a
@@ -81,6 +100,7 @@ for p in $(echo "$pacing" | tr , ' '); do
         kill -KILL $pids 2> /dev/null
         wait
         echo "BENCH-ETH-CPU $p $w $(($3 - $1)) $(($4 - $2))"
+        echo "BENCH-ETH-DROPS $p $w $drops"
         reports /tmp/tx.out "$p $w tx"
         [ "$rx" = 1 ] && reports /tmp/rx.out "$p $w rx"
     done

@@ -21,13 +21,17 @@ PEERS_ARGS = ["-chardev", "zero-source,id=zsrc",
               "-nic", "user,%s,%s" % (SINK, SOURCE)]
 
 
-def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None):
+def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
+        rx_ring=None):
     """Returns {(pacing us, window KB): {"tx": [bytes in each second],
-    "rx": [...] (with RX), "cpu": (busy, total jiffies)}}; CPU_ARGS as
-    storage_bench.run_timed's."""
+    "rx": [...] (with RX), "cpu": (busy, total jiffies), "drops": frames
+    the CPSW dropped for want of RX buffers}}; CPU_ARGS as
+    storage_bench.run_timed's; RX_RING, the driver's RX descriptors."""
     append = ("bench.windows=%s bench.secs=%d bench.pacing=%s bench.rx=%d"
               % (",".join(map(str, windows)), secs,
                  ",".join(map(str, pacing)), 1 if rx else 0))
+    if rx_ring:
+        append += " bench.rxring=%d" % rx_ring
     status, output = sb.run_timed("am335x-evm", "bench-eth.sh", append,
                                   PEERS_ARGS if rx else SINK_ARGS,
                                   name, timeout, cpu_args=cpu_args)
@@ -43,6 +47,9 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None):
     for p, w, busy, total in re.findall(
             r"^BENCH-ETH-CPU (\d+) (\d+) (\d+) (\d+)", output, re.M):
         got.setdefault((int(p), int(w)), {})["cpu"] = (int(busy), int(total))
+    for p, w, drops in re.findall(r"^BENCH-ETH-DROPS (\d+) (\d+) (\d+)",
+                                  output, re.M):
+        got.setdefault((int(p), int(w)), {})["drops"] = int(drops)
     ways = ("tx", "rx") if rx else ("tx",)
     want = sorted((p, w) for p in pacing for w in windows)
     if status != "0" or sorted(got) != want or \

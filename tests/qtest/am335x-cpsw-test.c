@@ -18,6 +18,8 @@
 #define SS_CONTROL      (CPSW + 0x004)
 #define P2_PORT_VLAN    (CPSW + 0x314)
 #define SS_STAT_PORT_EN (CPSW + 0x00c)
+#define P0_MAX_BLKS     (CPSW + 0x108)
+#define P1_MAX_BLKS     (CPSW + 0x208)
 #define CPDMA           (CPSW + 0x800)
 #define TX_IDVER        (CPDMA + 0x00)
 #define TX_CONTROL      (CPDMA + 0x04)
@@ -39,6 +41,8 @@
 #define RXUNDERSIZED    (STATS + 0x20)
 #define RXOCTETS        (STATS + 0x30)
 #define TXGOODFRAMES    (STATS + 0x34)
+#define RXSOFOVERRUNS   (STATS + 0x84)
+#define RXDMAOVERRUNS   (STATS + 0x8c)
 #define TX_HDP(n)       (CPSW + 0xa00 + 4 * (n))
 #define RX_HDP(n)       (CPSW + 0xa20 + 4 * (n))
 #define TX_CP(n)        (CPSW + 0xa40 + 4 * (n))
@@ -450,6 +454,68 @@ static void test_wire_timing(const void *data)
     qtest_quit(qts);
 }
 
+/*
+ * timing=on: frames for the host that find no RX buffer wait in port 0's
+ * transmit FIFO, P0_MAX_BLKS.TX_MAX_BLKS blocks of 1 KB (16 at reset);
+ * the ones that find it full are dropped and counted in RXSOFOVERRUNS.
+ * A buffer posted later takes the waiting frames, in order.
+ */
+static void test_host_fifo(void)
+{
+    QTestState *qts = start_loop_on("am335x-evm,timing=on");
+    const uint32_t len = 1514, nframes = 12, fit = 16 * 1024 / len;
+    uint32_t txd = CPPI_RAM, rxd = CPPI_RAM + 0x400;
+    uint8_t frame[1514];
+
+    g_assert_cmphex(qtest_readl(qts, P0_MAX_BLKS), ==, 0x104);
+    g_assert_cmphex(qtest_readl(qts, P1_MAX_BLKS), ==, 0x104);
+    qtest_writel(qts, SL_MACCONTROL(1), BIT(5) | BIT(7));
+    qtest_writel(qts, SL_MACCONTROL(2), BIT(5) | BIT(7));
+    for (uint32_t i = 0; i < nframes; i++) {
+        memset(frame, 0xff, 6);
+        memset(frame + 6, i + 1, sizeof(frame) - 6);
+        qtest_memwrite(qts, DDR + i * 0x800, frame, len);
+        write_desc(qts, txd + 0x10 * i,
+                   i + 1 < nframes ? txd + 0x10 * (i + 1) : 0,
+                   DDR + i * 0x800, len, DESC_SOP | DESC_EOP | DESC_OWNER |
+                   DESC_TO_PORT_EN | (1 << 16) | len);
+    }
+    qtest_writel(qts, TX_HDP(0), txd);
+    /* All of them have crossed both wires (12.3 us each at 1000 Mbit/s). */
+    qtest_clock_step(qts, (nframes + 2) * 12304);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, txd + 0x10 * (nframes - 1));
+    g_assert_cmpuint(qtest_readl(qts, RXSOFOVERRUNS), ==, nframes - fit);
+    g_assert_cmphex(qtest_readl(qts, RX_INTSTAT_RAW), ==, 0);
+
+    /* Buffers for all: the FIFO's frames come in, in order, and no more. */
+    for (uint32_t i = 0; i < nframes; i++) {
+        write_desc(qts, rxd + 0x10 * i,
+                   i + 1 < nframes ? rxd + 0x10 * (i + 1) : 0,
+                   DDR + 0x10000 + i * 0x800, 1520, DESC_OWNER);
+    }
+    qtest_writel(qts, RX_HDP(0), rxd);
+    for (int i = 0; i < 200 && !qtest_readl(qts, RX_INTSTAT_RAW); i++) {
+        qtest_clock_step(qts, 1000);
+        g_usleep(1000);
+    }
+    qtest_clock_step(qts, 10000);
+    g_assert_cmphex(qtest_readl(qts, RX_CP(0)), ==, rxd + 0x10 * (fit - 1));
+    for (uint32_t i = 0; i < nframes; i++) {
+        uint32_t mode = qtest_readl(qts, rxd + 0x10 * i + 12);
+
+        if (i < fit) {
+            g_assert_false(mode & DESC_OWNER);
+            g_assert_cmpuint(mode & 0x7ff, ==, len);
+            g_assert_cmpuint(qtest_readb(qts, DDR + 0x10000 + i * 0x800 + 6),
+                             ==, i + 1);
+        } else {
+            g_assert_true(mode & DESC_OWNER);
+        }
+    }
+    g_assert_cmpuint(qtest_readl(qts, RXDMAOVERRUNS), ==, 0);
+    qtest_quit(qts);
+}
+
 static void test_teardown(void)
 {
     QTestState *qts = start_loop();
@@ -854,6 +920,7 @@ int main(int argc, char **argv)
                         test_wire_timing);
     qtest_add_data_func("/am335x-cpsw/wire-timing/1000", &wire_1000,
                         test_wire_timing);
+    qtest_add_func("/am335x-cpsw/host-fifo", test_host_fifo);
     qtest_add_func("/am335x-cpsw/teardown", test_teardown);
     qtest_add_func("/am335x-cpsw/host-error", test_host_error);
     qtest_add_func("/am335x-cpsw/ale-forward", test_ale_forward);

@@ -34,6 +34,13 @@ enum {
 
 typedef struct AM335xCpswState AM335xCpswState;
 
+/* Port 0's transmit FIFO: at most 31 blocks of 1 KB (P0_MAX_BLKS) */
+#define AM335X_CPSW_FIFO_BLOCK      1024
+#define AM335X_CPSW_FIFO_MAX_BLKS   31
+#define AM335X_CPSW_HOST_FIFO_BUF \
+    (AM335X_CPSW_FIFO_MAX_BLKS * AM335X_CPSW_FIFO_BLOCK + \
+     AM335X_CPDMA_MAX_FRAME + 1 + 3 * 1024)
+
 typedef struct AM335xCpswPort {
     AM335xCpswState *cpsw;
     int num;                /* 1 or 2 */
@@ -61,6 +68,15 @@ struct AM335xCpswState {
     qemu_irq irq[AM335X_CPSW_NUM_IRQS];
     QEMUBH *flush_bh;
     bool rx_held;               /* a port said it could not receive */
+    /*
+     * Timing: frames for the host that came in while it had no RX buffer,
+     * waiting in port 0's transmit FIFO (each: length, 2 bytes LE, ingress
+     * port, 1 byte, then the frame), and their bytes.
+     */
+    uint8_t host_fifo[AM335X_CPSW_HOST_FIFO_BUF];
+    uint32_t host_fifo_len;
+    uint32_t host_fifo_bytes;
+    QEMUTimer *fifo_timer;      /* drains it when RX buffers come */
     int rx_depth;               /* inside a port's receive */
 
     AM335xCpdmaState cpdma;
