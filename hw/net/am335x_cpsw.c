@@ -1022,7 +1022,14 @@ static void am335x_cpsw_write(void *opaque, hwaddr offset, uint64_t value,
         case A_SS_ID_VER:
             break;
         case A_SS_SOFT_RESET:
-            /* Completes at once; the register state is kept. */
+            /*
+             * Completes at once; the register state is kept, the frames
+             * in the FIFOs are not.
+             */
+            if (v & 1) {
+                s->host_fifo_len = 0;
+                s->host_fifo_bytes = 0;
+            }
             break;
         case A_SS_TX_START_WDS:
             s->ss[offset / 4] = v;

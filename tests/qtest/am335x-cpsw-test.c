@@ -17,6 +17,7 @@
 #define SS_ID_VER       (CPSW + 0x000)
 #define SS_CONTROL      (CPSW + 0x004)
 #define P2_PORT_VLAN    (CPSW + 0x314)
+#define SS_SOFT_RESET   (CPSW + 0x008)
 #define SS_STAT_PORT_EN (CPSW + 0x00c)
 #define P0_MAX_BLKS     (CPSW + 0x108)
 #define P1_MAX_BLKS     (CPSW + 0x208)
@@ -513,6 +514,34 @@ static void test_host_fifo(void)
         }
     }
     g_assert_cmpuint(qtest_readl(qts, RXDMAOVERRUNS), ==, 0);
+
+    /*
+     * Four more: two take the buffers left, two wait in the FIFO.  A soft
+     * reset of the switch drops those: a buffer posted after it stays free.
+     */
+    qtest_writel(qts, RX_CP(0), rxd + 0x10 * (fit - 1));
+    qtest_writel(qts, TX_CP(0), txd + 0x10 * (nframes - 1));
+    write_desc(qts, txd + 0x10 * (nframes - 1), 0, DDR, len, DESC_SOP |
+               DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN | (1 << 16) | len);
+    for (uint32_t i = 0; i < 3; i++) {
+        write_desc(qts, txd + 0x10 * i, txd + 0x10 * (i + 1), DDR, len,
+                   DESC_SOP | DESC_EOP | DESC_OWNER | DESC_TO_PORT_EN |
+                   (1 << 16) | len);
+    }
+    write_desc(qts, txd + 0x30, 0, DDR, len, DESC_SOP | DESC_EOP |
+               DESC_OWNER | DESC_TO_PORT_EN | (1 << 16) | len);
+    qtest_writel(qts, TX_HDP(0), txd);
+    qtest_clock_step(qts, 6 * 12304);
+    g_assert_cmphex(qtest_readl(qts, TX_CP(0)), ==, txd + 0x30);
+    g_assert_cmphex(qtest_readl(qts, RX_CP(0)), ==, rxd + 0x10 * (nframes - 1));
+    g_assert_cmpuint(qtest_readl(qts, RXSOFOVERRUNS), ==, nframes - fit);
+    qtest_writel(qts, RX_CP(0), rxd + 0x10 * (nframes - 1));
+    qtest_writel(qts, SS_SOFT_RESET, 1);
+    write_desc(qts, rxd, 0, DDR + 0x10000, 1520, DESC_OWNER);
+    qtest_writel(qts, RX_HDP(0), rxd);
+    qtest_clock_step(qts, 10000);
+    g_assert_true(qtest_readl(qts, rxd + 12) & DESC_OWNER);
+    g_assert_cmphex(qtest_readl(qts, RX_HDP(0)), ==, rxd);
     qtest_quit(qts);
 }
 
