@@ -743,6 +743,13 @@ static void am335x_cpsw_host_fifo_push(AM335xCpswState *s, AM335xCpswPort *p,
     s->host_fifo_bytes += size;
 }
 
+/* The frames waiting in the FIFO are lost (reset). */
+static void am335x_cpsw_host_fifo_clear(AM335xCpswState *s)
+{
+    s->host_fifo_len = 0;
+    s->host_fifo_bytes = 0;
+}
+
 /* Frames out of the FIFO for as long as the host has buffers */
 static void am335x_cpsw_host_fifo_drain(AM335xCpswState *s)
 {
@@ -1027,8 +1034,7 @@ static void am335x_cpsw_write(void *opaque, hwaddr offset, uint64_t value,
              * in the FIFOs are not.
              */
             if (v & 1) {
-                s->host_fifo_len = 0;
-                s->host_fifo_bytes = 0;
+                am335x_cpsw_host_fifo_clear(s);
             }
             break;
         case A_SS_TX_START_WDS:
@@ -1129,8 +1135,7 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
     for (int n = 1; n <= AM335X_CPSW_NUM_SLAVES; n++) {
         s->portregs[PN_MAX_BLKS(n) / 4] = MAX_BLKS_RESET;
     }
-    s->host_fifo_len = 0;
-    s->host_fifo_bytes = 0;
+    am335x_cpsw_host_fifo_clear(s);
     if (s->fifo_timer) {
         timer_del(s->fifo_timer);
     }
