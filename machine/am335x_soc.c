@@ -55,6 +55,7 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_I2C2]       = 0x4819c000,
     [AM335X_DEV_RTC]        = 0x44e3e000,
     [AM335X_DEV_WDT1]       = 0x44e35000,
+    [AM335X_DEV_TSCADC]     = 0x44e0d000,
     [AM335X_DEV_EDMA_TPCC]  = 0x49000000,
     [AM335X_DEV_EDMA_TPTC0] = 0x49800000,
     [AM335X_DEV_EDMA_TPTC1] = 0x49900000,
@@ -79,6 +80,9 @@ static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 #define AM335X_IRQ_RTC_TIMER    75
 #define AM335X_IRQ_RTC_ALARM    76
 #define AM335X_IRQ_WDT1         91
+#define AM335X_IRQ_TSCADC       16
+/* TRM table 11-23: the TSC_ADC FIFOs' DMA events (ADC_FIFO0, ADC_FIFO1) */
+static const int am335x_tscadc_dma_event[AM335X_TSCADC_NUM_FIFOS] = { 53, 57 };
 /* EDMACOMPINT, EDMAMPERR, EDMAERRINT, in the TPCC's sysbus IRQ order */
 static const int am335x_edma_tpcc_irq[AM335X_EDMA_TPCC_NUM_IRQS] = {
     12, 13, 14
@@ -209,6 +213,7 @@ static void am335x_soc_init(Object *obj)
     }
     object_initialize_child(obj, "rtc", &s->rtc, TYPE_AM335X_RTC);
     object_initialize_child(obj, "wdt", &s->wdt, TYPE_AM335X_WDT);
+    object_initialize_child(obj, "tscadc", &s->tscadc, TYPE_AM335X_TSCADC);
     object_initialize_child(obj, "edma-tpcc", &s->edma_tpcc,
                             TYPE_AM335X_EDMA_TPCC);
     for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
@@ -461,6 +466,24 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
 
     if (!am335x_soc_realize_edma(s, errp)) {
         return;
+    }
+
+    /* The TSC_ADC converts at CLK_M_OSC; its FIFOs request EDMA events */
+    qdev_connect_clock_in(DEVICE(&s->tscadc), AM335X_TSCADC_FCLK,
+                          qdev_get_clock_out(DEVICE(&s->prcm),
+                                             "adc-tsc-fclk"));
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->tscadc), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->tscadc), 0,
+                    am335x_memmap[AM335X_DEV_TSCADC]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->tscadc), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_TSCADC));
+    for (int i = 0; i < AM335X_TSCADC_NUM_FIFOS; i++) {
+        qdev_connect_gpio_out_named(DEVICE(&s->tscadc),
+                                    AM335X_TSCADC_DMA_REQUEST, i,
+                                    am335x_soc_dma_event(s,
+                                        am335x_tscadc_dma_event[i]));
     }
 
     /*

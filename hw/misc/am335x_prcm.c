@@ -699,7 +699,7 @@ static const char *const am335x_prcm_clk_names[AM335X_PRCM_NUM_CLOCKS] = {
     "uart0-fclk", "uart1-fclk", "uart2-fclk", "uart3-fclk",
     "uart4-fclk", "uart5-fclk",
     "wdt1-fclk", "gpio0-dbclk", "i2c-fclk", "mpu-clk",
-    "gpio1-dbclk", "gpio2-dbclk", "gpio3-dbclk",
+    "gpio1-dbclk", "gpio2-dbclk", "gpio3-dbclk", "adc-tsc-fclk",
 };
 
 /* DMTimer n: its CLKCTRL and, for timers 1-7, its CM_DPLL clock select */
@@ -982,6 +982,10 @@ static void am335x_prcm_compute(AM335xPrcmState *s,
     }
 
     hz[AM335X_PRCM_CLK_MPU] = mpu;
+
+    /* The TSC_ADC's functional clock is CLK_M_OSC (TRM 8.1.6.2) */
+    hz[AM335X_PRCM_CLK_ADC_TSC] =
+        am335x_prcm_module_on(s, A_CM_WKUP_ADC_TSC_CLKCTRL) ? s->sys_clk_hz : 0;
 
     s->mpu_clk_hz = mpu;
     s->core_m4_hz = am335x_prcm_divider_hz(s, A_CM_DIV_M4_DPLL_CORE);

@@ -5,7 +5,7 @@
  * trees enable (the two trees enable the same set; some with their child
  * device disabled, which ti-sysc probes all the same), less the blocks that
  * have their own models: UART0-5, DMTIMER0-7, INTC, PRCM, the control
- * module, the EDMA (TPCC, TPTC0-2), MMCHS0-2 and the CPSW.
+ * module, the EDMA (TPCC, TPTC0-2), MMCHS0-2, the CPSW and the TSC_ADC.
  *
  * Layout: REV/SYSCONFIG/SYSSTATUS offsets and the wrapper type come from the
  * target-module nodes (reg, reg-names, compatible).  sysc_mask is the node's
@@ -47,12 +47,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .name = "wkup-m3", .base = 0x44d00000, .size = 16 * KiB,
         .rev_offset = 0x0, .revision = 0x5f580105,
         .sysc_offset = NONE, .sysc_type = OMAP4, .sysc_mask = 0,
-        .syss_offset = NONE,
-    }, {
-        /* ti-sysc "adc": 0x47300001.  Both 4 KiB windows of the module. */
-        .name = "tscadc", .base = 0x44e0d000, .size = 8 * KiB,
-        .rev_offset = 0x0, .revision = 0x47300001,
-        .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x0c,
         .syss_offset = NONE,
     },
     /* L4_PER */

@@ -19,6 +19,7 @@
 #include "hw/block/am335x_gpmc.h"
 #include "hw/block/am335x_elm.h"
 #include "hw/watchdog/am335x_wdt.h"
+#include "hw/adc/am335x_tscadc.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
 #include "hw/misc/am335x_prcm.h"
@@ -68,6 +69,7 @@ enum {
     AM335X_DEV_I2C2,
     AM335X_DEV_RTC,
     AM335X_DEV_WDT1,
+    AM335X_DEV_TSCADC,
     AM335X_DEV_EDMA_TPCC,
     AM335X_DEV_EDMA_TPTC0,
     AM335X_DEV_EDMA_TPTC1,
@@ -95,6 +97,7 @@ struct AM335xSoCState {
     AM335xI2CState i2c[AM335X_NUM_I2C];
     AM335xRtcState rtc;
     AM335xWdtState wdt;
+    AM335xTscAdcState tscadc;
     AM335xEdmaTpccState edma_tpcc;
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xHsmmcState mmc[AM335X_NUM_MMC];

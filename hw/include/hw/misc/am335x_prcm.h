@@ -21,7 +21,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xPrcmState, AM335X_PRCM)
 /*
  * Clock outputs, named "timer0-fclk".."timer7-fclk",
  * "uart0-fclk".."uart5-fclk", "wdt1-fclk", "gpio0-dbclk", "i2c-fclk",
- * "mpu-clk" and "gpio1-dbclk".."gpio3-dbclk".
+ * "mpu-clk", "gpio1-dbclk".."gpio3-dbclk" and "adc-tsc-fclk".
  */
 enum {
     AM335X_PRCM_CLK_TIMER0,
@@ -34,6 +34,7 @@ enum {
     AM335X_PRCM_CLK_MPU,
     AM335X_PRCM_CLK_GPIO1_DB,
     AM335X_PRCM_CLK_GPIO3_DB = AM335X_PRCM_CLK_GPIO1_DB + 2,
+    AM335X_PRCM_CLK_ADC_TSC,
     AM335X_PRCM_NUM_CLOCKS
 };
 
