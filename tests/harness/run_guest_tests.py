@@ -32,6 +32,7 @@ import net_tests  # noqa: E402,F401
 import nand_tests  # noqa: E402,F401
 import timing_tests  # noqa: E402,F401
 import script_tests  # noqa: E402,F401
+import adc_tests  # noqa: E402,F401
 
 
 def run_one(index):

@@ -1,0 +1,96 @@
+"""Guest tests of the TSC_ADC: the real ti_am335x_tscadc and ti_am335x_adc
+drivers read the analog inputs that QMP sets (qom-set on the SoC's tscadc,
+properties ain0-7), one conversion at a time and as a buffered stream.
+
+The stock am335x-evm device tree enables the ADC with AIN4-7 (AIN0-3 are
+the touchscreen's); the BeagleBone Black's leaves the block disabled, so
+the tests run on the EVM."""
+
+import re
+
+import guest as g
+from suite import test_pairs, booted, load_modules
+
+BOARD = "am335x-evm"
+IIO = "/sys/bus/iio/devices/iio:device0"
+# The EVM tree's ti,adc-channels
+CHANNELS = (4, 5, 6, 7)
+
+
+def set_inputs(vm, codes):
+    for ch, code in codes.items():
+        vm.qmp("qom-set", path="/machine/soc/tscadc",
+               property="ain%d" % ch, value=code)
+
+
+def read_raw(vm, ch):
+    status, out = vm.shell("cat %s/in_voltage%d_raw" % (IIO, ch))
+    if status != 0:
+        raise g.GuestError("in_voltage%d_raw: %s" % (ch, out))
+    return int(out.split()[-1])
+
+
+def check_one_shot(board, kernel, timeout):
+    """in_voltageN_raw: one software one-shot step per read, the driver
+    matching the FIFO word's step ID tag.  Two rounds of distinct values,
+    so that a read can only pass by converting the input as it is now."""
+    with booted(board, kernel, "adc-one-shot", timeout) as vm:
+        load_modules(vm, "adc")
+        status, out = vm.shell("cat %s/name; ls %s" % (IIO, IIO))
+        if status != 0 or "TI-am335x-adc" not in out:
+            raise g.GuestError("no TI-am335x-adc IIO device: %s" % out)
+        got = sorted(int(c) for c in re.findall(r"in_voltage(\d+)_raw", out))
+        if got != list(CHANNELS):
+            raise g.GuestError("channels %s, the DT has %s" % (got, CHANNELS))
+        for rnd in (0, 1):
+            want = {ch: (ch * 613 + rnd * 1500) % 4096 for ch in CHANNELS}
+            set_inputs(vm, want)
+            read = {ch: read_raw(vm, ch) for ch in CHANNELS}
+            print("#   round %d: set %s, read %s" % (rnd, want, read))
+            if read != want:
+                raise g.GuestError("read %s, inputs %s" % (read, want))
+        status, out = vm.shell("dmesg | grep -i -E 'tscadc|am335x-adc' | "
+                               "grep -i -E 'error|fail|timeout|warn'")
+        if status == 0:
+            raise g.GuestError("driver errors in dmesg:\n" + out)
+
+
+def check_buffered(board, kernel, timeout):
+    """The IIO buffer: continuous steps for the enabled channels, drained
+    from FIFO1 by the EDMA (the driver's cyclic DMA, EDMA event 57).  The
+    samples come in scan order with each channel's input, and the EDMA's
+    completion interrupt counts the periods."""
+    with booted(board, kernel, "adc-buffered", timeout) as vm:
+        load_modules(vm, "adc")
+        want = {4: 111, 5: 2222, 6: 3333, 7: 4095}
+        set_inputs(vm, want)
+        ccint = ("grep dma_ccint /proc/interrupts | "
+                 "awk '{ n += $2 } END { print n + 0 }'")
+        _, before = vm.shell(ccint)
+        status, out = vm.shell(
+            "cd %s && echo 1 > scan_elements/in_voltage5_en && "
+            "echo 1 > scan_elements/in_voltage7_en && "
+            "echo 256 > buffer/length && echo 1 > buffer/enable && "
+            "dd if=/dev/iio:device0 bs=4 count=64 2>/dev/null | "
+            "od -An -v -tu2; echo 0 > buffer/enable" % IIO, 60)
+        if status != 0:
+            raise g.GuestError("buffered read failed: %s" % out)
+        samples = [int(v) for v in re.findall(r"\d+", out)]
+        if len(samples) != 128:
+            raise g.GuestError("%d samples, wanted 128: %s"
+                               % (len(samples), out))
+        expect = [want[5], want[7]] * 64
+        if samples != expect:
+            raise g.GuestError("samples %s, wanted pairs of %d, %d"
+                               % (samples[:16], want[5], want[7]))
+        _, after = vm.shell(ccint)
+        periods = int(after.split()[-1]) - int(before.split()[-1])
+        print("#   128 samples; %d EDMA completion interrupts" % periods)
+        if periods <= 0:
+            raise g.GuestError("the EDMA did not move the samples")
+
+
+test_pairs({
+    "adc-one-shot": (check_one_shot, [(BOARD, "debian"), (BOARD, "am335x")]),
+    "adc-buffered": (check_buffered, [(BOARD, "debian")]),
+}, 180)
