@@ -411,6 +411,82 @@ static void test_bad_offsets(void)
     qtest_quit(qts);
 }
 
+/* Polls query-migrate until the migration is over; returns its status. */
+static char *migration_status(QTestState *qts)
+{
+    for (int i = 0; i < 1000; i++) {
+        QDict *resp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
+        QDict *ret = qdict_get_qdict(resp, "return");
+        const char *status = ret ? qdict_get_try_str(ret, "status") : NULL;
+        char *result = NULL;
+
+        if (status && strcmp(status, "active") && strcmp(status, "setup") &&
+            strcmp(status, "device")) {
+            result = g_strdup(status);
+        }
+        qobject_unref(resp);
+        if (result) {
+            return result;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * Migrated with two words in FIFO0 and a step half done, the destination
+ * keeps the words, the inputs and the step, which then ends.
+ */
+static void test_migration(void)
+{
+    g_autofree char *file = NULL;
+    g_autofree char *uri = NULL;
+    char *status;
+    int64_t step_ns = adc_clocks_ns(100 + 1 + 14);
+    QTestState *src, *dst;
+    int fd = g_file_open_tmp("am335x-tscadc-mig-XXXXXX", &file, NULL);
+
+    g_assert(fd >= 0);
+    close(fd);
+    uri = g_strdup_printf("file:%s", file);
+
+    src = start();
+    set_input(src, 1, 321);
+    adc_write(src, CTRL, CTRL_RUN);
+    adc_write(src, STEPCONFIG(1), INP(1));
+    adc_write(src, STEPDELAY(1), OPENDELAY(100));
+    adc_write(src, STEPENABLE, BIT(1));
+    qtest_clock_step(src, step_ns + 100);
+    adc_write(src, STEPENABLE, BIT(1));
+    qtest_clock_step(src, step_ns + 100);
+    adc_write(src, STEPENABLE, BIT(1));
+    qtest_clock_step(src, step_ns / 2);
+    g_assert_cmpuint(adc_read(src, FIFO0COUNT), ==, 2);
+    g_assert_cmphex(adc_read(src, ADCSTAT), ==, ADCSTAT_BUSY | 0);
+    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
+                             "{'uri': %s}}", uri);
+    status = migration_status(src);
+    g_assert_cmpstr(status, ==, "completed");
+    g_free(status);
+    qtest_quit(src);
+
+    dst = qtest_initf("-M am335x-evm -incoming %s", uri);
+    status = migration_status(dst);
+    g_assert_cmpstr(status, ==, "completed");
+    g_free(status);
+    g_assert_cmpuint(adc_read(dst, FIFO0COUNT), ==, 2);
+    g_assert_cmphex(adc_read(dst, ADCSTAT), ==, ADCSTAT_BUSY | 0);
+    /* qtest's virtual clock starts again from 0 on the destination */
+    qtest_clock_step(dst, 3 * step_ns + 1000);
+    g_assert_cmpuint(adc_read(dst, FIFO0COUNT), ==, 3);
+    for (int i = 0; i < 3; i++) {
+        g_assert_cmphex(adc_read(dst, FIFO0DATA), ==, 321);
+    }
+    g_assert_cmphex(adc_read(dst, ADCSTAT), ==, ADCSTAT_IDLE);
+    qtest_quit(dst);
+    unlink(file);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -427,6 +503,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/tscadc/gated-clock", test_gated_clock);
     qtest_add_func("am335x/tscadc/reset", test_reset);
     qtest_add_func("am335x/tscadc/bad-offsets", test_bad_offsets);
+    qtest_add_func("am335x/tscadc/migration", test_migration);
 
     return g_test_run();
 }
