@@ -8,6 +8,7 @@
 #include "qemu/error-report.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "qom/object_interfaces.h"
 #include "hw/arm/boot.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
@@ -42,6 +43,69 @@ static bool am335x_board_get_timing(Object *obj, Error **errp)
 static void am335x_board_set_timing(Object *obj, bool value, Error **errp)
 {
     am335x_board_timing = value;
+}
+
+/*
+ * The machine properties "canbus0" and "canbus1": the id of a can-bus
+ * object (-object can-bus,id=...) for D_CAN0 and D_CAN1 to join.
+ */
+static char *am335x_board_canbus[AM335X_NUM_DCAN];
+
+static char *am335x_board_get_canbus(Object *obj, Error **errp, int n)
+{
+    return g_strdup(am335x_board_canbus[n] ? am335x_board_canbus[n] : "");
+}
+
+static void am335x_board_set_canbus(Object *obj, const char *value,
+                                    Error **errp, int n)
+{
+    g_free(am335x_board_canbus[n]);
+    am335x_board_canbus[n] = *value ? g_strdup(value) : NULL;
+}
+
+static char *am335x_board_get_canbus0(Object *obj, Error **errp)
+{
+    return am335x_board_get_canbus(obj, errp, 0);
+}
+
+static void am335x_board_set_canbus0(Object *obj, const char *value,
+                                     Error **errp)
+{
+    am335x_board_set_canbus(obj, value, errp, 0);
+}
+
+static char *am335x_board_get_canbus1(Object *obj, Error **errp)
+{
+    return am335x_board_get_canbus(obj, errp, 1);
+}
+
+static void am335x_board_set_canbus1(Object *obj, const char *value,
+                                     Error **errp)
+{
+    am335x_board_set_canbus(obj, value, errp, 1);
+}
+
+static void am335x_board_connect_can(MachineState *machine,
+                                     AM335xSoCState *soc)
+{
+    for (int i = 0; i < AM335X_NUM_DCAN; i++) {
+        Object *bus;
+
+        if (!am335x_board_canbus[i]) {
+            continue;
+        }
+        bus = object_resolve_path_component(object_get_objects_root(),
+                                            am335x_board_canbus[i]);
+        if (!bus || !object_dynamic_cast(bus, TYPE_CAN_BUS)) {
+            error_report("%s: canbus%d=%s: no can-bus object with that id "
+                         "(-object can-bus,id=%s)",
+                         MACHINE_GET_CLASS(machine)->name, i,
+                         am335x_board_canbus[i], am335x_board_canbus[i]);
+            exit(1);
+        }
+        object_property_set_link(OBJECT(&soc->dcan[i]), "canbus", bus,
+                                 &error_fatal);
+    }
 }
 
 AM335xSoCState *am335x_board_init(MachineState *machine,
@@ -81,6 +145,7 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                              &error_abort);
     object_property_set_bool(OBJECT(&soc->rtc), "shutdown-on-power-off",
                              !cfg->pmic_power_en, &error_abort);
+    am335x_board_connect_can(machine, soc);
     qdev_realize(DEVICE(soc), NULL, &error_fatal);
 
     memory_region_add_subregion(get_system_memory(),
@@ -162,4 +227,14 @@ void am335x_board_class_init(MachineClass *mc)
     object_class_property_set_description(OBJECT_CLASS(mc), "timing",
         "on: devices take the time the real parts take (virtual time); "
         "off (default): they complete at once");
+    object_class_property_add_str(OBJECT_CLASS(mc), "canbus0",
+                                  am335x_board_get_canbus0,
+                                  am335x_board_set_canbus0);
+    object_class_property_set_description(OBJECT_CLASS(mc), "canbus0",
+        "id of the can-bus object D_CAN0 joins");
+    object_class_property_add_str(OBJECT_CLASS(mc), "canbus1",
+                                  am335x_board_get_canbus1,
+                                  am335x_board_set_canbus1);
+    object_class_property_set_description(OBJECT_CLASS(mc), "canbus1",
+        "id of the can-bus object D_CAN1 joins");
 }

@@ -56,6 +56,8 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_RTC]        = 0x44e3e000,
     [AM335X_DEV_WDT1]       = 0x44e35000,
     [AM335X_DEV_TSCADC]     = 0x44e0d000,
+    [AM335X_DEV_DCAN0]      = 0x481cc000,
+    [AM335X_DEV_DCAN1]      = 0x481d0000,
     [AM335X_DEV_EDMA_TPCC]  = 0x49000000,
     [AM335X_DEV_EDMA_TPTC0] = 0x49800000,
     [AM335X_DEV_EDMA_TPTC1] = 0x49900000,
@@ -81,6 +83,10 @@ static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 #define AM335X_IRQ_RTC_ALARM    76
 #define AM335X_IRQ_WDT1         91
 #define AM335X_IRQ_TSCADC       16
+/* DCANx_INT0 and DCANx_INT1 (the parity line is not modelled) */
+static const int am335x_dcan_irq[AM335X_NUM_DCAN][AM335X_DCAN_NUM_IRQS] = {
+    { 52, 53 }, { 55, 56 },
+};
 /* TRM table 11-23: the TSC_ADC FIFOs' DMA events (ADC_FIFO0, ADC_FIFO1) */
 static const int am335x_tscadc_dma_event[AM335X_TSCADC_NUM_FIFOS] = { 53, 57 };
 /* EDMACOMPINT, EDMAMPERR, EDMAERRINT, in the TPCC's sysbus IRQ order */
@@ -214,6 +220,9 @@ static void am335x_soc_init(Object *obj)
     object_initialize_child(obj, "rtc", &s->rtc, TYPE_AM335X_RTC);
     object_initialize_child(obj, "wdt", &s->wdt, TYPE_AM335X_WDT);
     object_initialize_child(obj, "tscadc", &s->tscadc, TYPE_AM335X_TSCADC);
+    for (int i = 0; i < AM335X_NUM_DCAN; i++) {
+        object_initialize_child(obj, "dcan[*]", &s->dcan[i], TYPE_AM335X_DCAN);
+    }
     object_initialize_child(obj, "edma-tpcc", &s->edma_tpcc,
                             TYPE_AM335X_EDMA_TPCC);
     for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
@@ -484,6 +493,20 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
                                     AM335X_TSCADC_DMA_REQUEST, i,
                                     am335x_soc_dma_event(s,
                                         am335x_tscadc_dma_event[i]));
+    }
+
+    /* D_CAN0-1, each on the CAN bus the board gives it, if any */
+    for (int i = 0; i < AM335X_NUM_DCAN; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->dcan[i]);
+
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_DCAN0 + i]);
+        for (int j = 0; j < AM335X_DCAN_NUM_IRQS; j++) {
+            sysbus_connect_irq(sbd, j,
+                               am335x_soc_irq(s, am335x_dcan_irq[i][j]));
+        }
     }
 
     /*

@@ -5,7 +5,8 @@
  * trees enable (the two trees enable the same set; some with their child
  * device disabled, which ti-sysc probes all the same), less the blocks that
  * have their own models: UART0-5, DMTIMER0-7, INTC, PRCM, the control
- * module, the EDMA (TPCC, TPTC0-2), MMCHS0-2, the CPSW and the TSC_ADC.
+ * module, the EDMA (TPCC, TPTC0-2), MMCHS0-2, the CPSW, the TSC_ADC and
+ * D_CAN0-1.
  *
  * Layout: REV/SYSCONFIG/SYSSTATUS offsets and the wrapper type come from the
  * target-module nodes (reg, reg-names, compatible).  sysc_mask is the node's
@@ -92,21 +93,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .rev_offset = 0x0, .revision = 0x40300a0b,
         .sysc_offset = 0x110, .sysc_type = OMAP2, .sysc_mask = 0x31b,
         .syss_offset = 0x114,
-    }, {
-        /*
-         * ti-sysc "dcan" at REV 0x20, the AM3/AM4 value 0x4edb1902 (the
-         * 0xa3170504 entries are DRA7's, matched by address).
-         */
-        .name = "dcan0", .base = 0x481cc000, .size = 8 * KiB,
-        .rev_offset = 0x20, .revision = 0x4edb1902,
-        .sysc_offset = NONE, .sysc_type = OMAP4, .sysc_mask = 0,
-        .syss_offset = NONE,
-    }, {
-        /* As dcan0. */
-        .name = "dcan1", .base = 0x481d0000, .size = 8 * KiB,
-        .rev_offset = 0x20, .revision = 0x4edb1902,
-        .sysc_offset = NONE, .sysc_type = OMAP4, .sysc_mask = 0,
-        .syss_offset = NONE,
     }, {
         /* ti-sysc "epwmss": 0x47400001 (PWMSS IDVER). */
         .name = "pwmss0", .base = 0x48300000, .size = 4 * KiB,

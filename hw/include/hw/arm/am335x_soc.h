@@ -20,6 +20,7 @@
 #include "hw/block/am335x_elm.h"
 #include "hw/watchdog/am335x_wdt.h"
 #include "hw/adc/am335x_tscadc.h"
+#include "hw/net/am335x_dcan.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
 #include "hw/misc/am335x_prcm.h"
@@ -34,6 +35,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 #define AM335X_NUM_TIMERS 8
 #define AM335X_NUM_GPIOS 4
 #define AM335X_NUM_I2C 3
+#define AM335X_NUM_DCAN 2
 #define AM335X_NUM_EDMA_TPTC 3
 #define AM335X_NUM_MMC 3
 
@@ -70,6 +72,8 @@ enum {
     AM335X_DEV_RTC,
     AM335X_DEV_WDT1,
     AM335X_DEV_TSCADC,
+    AM335X_DEV_DCAN0,
+    AM335X_DEV_DCAN1,
     AM335X_DEV_EDMA_TPCC,
     AM335X_DEV_EDMA_TPTC0,
     AM335X_DEV_EDMA_TPTC1,
@@ -98,6 +102,7 @@ struct AM335xSoCState {
     AM335xRtcState rtc;
     AM335xWdtState wdt;
     AM335xTscAdcState tscadc;
+    AM335xDcanState dcan[AM335X_NUM_DCAN];
     AM335xEdmaTpccState edma_tpcc;
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xHsmmcState mmc[AM335X_NUM_MMC];
