@@ -95,6 +95,7 @@ DEBIAN_MODULES = {
     "net": ["davinci_mdio", "phy_gmii_sel", "smsc", "at803x", "ti_cpsw_new"],
     "fs": ["crc32c_generic", "ext4", "vfat", "nls_cp437", "nls_ascii"],
     "adc": ["ti_am335x_adc"],
+    "can": ["c_can_platform", "can_raw"],
 }
 
 
