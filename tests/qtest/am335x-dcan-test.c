@@ -7,6 +7,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 #include "qobject/qdict.h"
 
 static const uint32_t dcan_base[2] = { 0x481cc000, 0x481d0000 };
@@ -348,6 +349,56 @@ static void test_control(void)
     qtest_quit(qts);
 }
 
+/*
+ * Migrated with a received frame waiting in an object and IF2 loaded, the
+ * destination shows the same object, interface and interrupt state.
+ */
+static void test_migration(void)
+{
+    g_autofree char *file = NULL;
+    g_autofree char *uri = NULL;
+    char *status;
+    QTestState *src, *dst;
+    int fd = g_file_open_tmp("am335x-dcan-mig-XXXXXX", &file, NULL);
+
+    g_assert(fd >= 0);
+    close(fd);
+    uri = g_strdup_printf("file:%s", file);
+
+    src = qtest_init("-M beaglebone-black");
+    wr(src, 0, CTL, CTL_INIT | CTL_TEST);
+    wr(src, 0, TEST, TEST_LBACK | TEST_SILENT);
+    obj_put(src, 0, 3, 0, ARB_MSGVAL, MCTL_UMASK | MCTL_RXIE | MCTL_EOB, 0,
+            0);
+    obj_put(src, 0, 40, 0, ARB_MSGVAL | ARB_DIR | ARB_STD(0x42),
+            MCTL_EOB | 2, 0x5a5a, 0);
+    wr(src, 0, IF_CMD(0), CMD_WR | CMD_TXRQST_NEWDAT | 40);
+    wr(src, 0, CTL, CTL_TEST | CTL_IE0);
+    obj_get(src, 0, 40, CMD_ALL);
+    g_assert_cmphex(rd(src, 0, INT), ==, 3);
+    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
+                             "{'uri': %s}}", uri);
+    status = am335x_migration_status(src);
+    g_assert_cmpstr(status, ==, "completed");
+    g_free(status);
+    qtest_quit(src);
+
+    dst = qtest_initf("-M beaglebone-black -incoming %s", uri);
+    status = am335x_migration_status(dst);
+    g_assert_cmpstr(status, ==, "completed");
+    g_free(status);
+    g_assert_cmphex(rd(dst, 0, CTL), ==, CTL_TEST | CTL_IE0);
+    g_assert_cmphex(rd(dst, 0, TEST), ==, TEST_LBACK | TEST_SILENT | TEST_RX);
+    g_assert_cmphex(rd(dst, 0, INT), ==, 3);
+    g_assert_cmphex(rd(dst, 0, IF_ARB(1)), ==,
+                    ARB_MSGVAL | ARB_DIR | ARB_STD(0x42));
+    obj_get(dst, 0, 3, CMD_ALL | CMD_CLRINTPND | CMD_TXRQST_NEWDAT);
+    g_assert_cmphex(rd(dst, 0, IF_DATA(1)), ==, 0x5a5a);
+    g_assert_cmphex(rd(dst, 0, INT), ==, 0);
+    qtest_quit(dst);
+    unlink(file);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -359,6 +410,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/dcan/loopback", test_loopback);
     qtest_add_func("am335x/dcan/intmux", test_intmux);
     qtest_add_func("am335x/dcan/control", test_control);
+    qtest_add_func("am335x/dcan/migration", test_migration);
 
     return g_test_run();
 }

@@ -14,6 +14,7 @@
 #include "qemu/bswap.h"
 #include "qemu/units.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 #include "qobject/qdict.h"
 
 static const uint64_t mmc_base[] = { 0x48060000, 0x481d8000, 0x47810000 };
@@ -675,29 +676,6 @@ static void test_read_only(void)
     qtest_quit(qts);
 }
 
-/* Polls query-migrate until the migration is over; returns its status. */
-static char *migration_status(QTestState *qts)
-{
-    for (int i = 0; i < 1000; i++) {
-        QDict *resp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
-        QDict *ret = qdict_get_qdict(resp, "return");
-        const char *status = ret ? qdict_get_try_str(ret, "status") : NULL;
-        char *result = NULL;
-
-        /* "device": the devices' state is being saved, not done yet */
-        if (status && strcmp(status, "active") && strcmp(status, "setup") &&
-            strcmp(status, "device")) {
-            result = g_strdup(status);
-        }
-        qobject_unref(resp);
-        if (result) {
-            return result;
-        }
-        g_usleep(10 * 1000);
-    }
-    g_assert_not_reached();
-}
-
 /*
  * Migrated in the middle of a DMA read of two blocks, the controller goes
  * on where it was: the rest of the first block, then a request for the
@@ -729,7 +707,7 @@ static void test_migration(void)
     g_assert_true(qtest_get_irq(src, 0));
     qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
                              "{'uri': %s}}", uri);
-    status = migration_status(src);
+    status = am335x_migration_status(src);
     g_assert_cmpstr(status, ==, "completed");
     qtest_quit(src);
 
@@ -737,7 +715,7 @@ static void test_migration(void)
                       "-drive if=sd,index=0,id=sd0,format=raw,file=%s "
                       "-incoming %s", image_path, uri);
     g_free(status);
-    status = migration_status(dst);
+    status = am335x_migration_status(dst);
     g_assert_cmpstr(status, ==, "completed");
     qtest_irq_intercept_out_named(dst, MMC0_PATH, "dma-rx");
 

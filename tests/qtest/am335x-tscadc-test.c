@@ -8,6 +8,7 @@
 #include "qemu/bitops.h"
 #include "qemu/timer.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 #include "qobject/qdict.h"
 
 #define ADC_BASE            0x44e0d000
@@ -411,28 +412,6 @@ static void test_bad_offsets(void)
     qtest_quit(qts);
 }
 
-/* Polls query-migrate until the migration is over; returns its status. */
-static char *migration_status(QTestState *qts)
-{
-    for (int i = 0; i < 1000; i++) {
-        QDict *resp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
-        QDict *ret = qdict_get_qdict(resp, "return");
-        const char *status = ret ? qdict_get_try_str(ret, "status") : NULL;
-        char *result = NULL;
-
-        if (status && strcmp(status, "active") && strcmp(status, "setup") &&
-            strcmp(status, "device")) {
-            result = g_strdup(status);
-        }
-        qobject_unref(resp);
-        if (result) {
-            return result;
-        }
-        g_usleep(10 * 1000);
-    }
-    g_assert_not_reached();
-}
-
 /*
  * Migrated with two words in FIFO0 and a step half done, the destination
  * keeps the words, the inputs and the step, which then ends.
@@ -465,13 +444,13 @@ static void test_migration(void)
     g_assert_cmphex(adc_read(src, ADCSTAT), ==, ADCSTAT_BUSY | 0);
     qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
                              "{'uri': %s}}", uri);
-    status = migration_status(src);
+    status = am335x_migration_status(src);
     g_assert_cmpstr(status, ==, "completed");
     g_free(status);
     qtest_quit(src);
 
     dst = qtest_initf("-M am335x-evm -incoming %s", uri);
-    status = migration_status(dst);
+    status = am335x_migration_status(dst);
     g_assert_cmpstr(status, ==, "completed");
     g_free(status);
     g_assert_cmpuint(adc_read(dst, FIFO0COUNT), ==, 2);
