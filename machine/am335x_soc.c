@@ -499,6 +499,8 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
     for (int i = 0; i < AM335X_NUM_DCAN; i++) {
         SysBusDevice *sbd = SYS_BUS_DEVICE(&s->dcan[i]);
 
+        qdev_prop_set_bit(DEVICE(sbd), "timing", s->timing);
+        qdev_prop_set_uint32(DEVICE(sbd), "clock-hz", s->prcm.sys_clk_hz);
         if (!sysbus_realize(sbd, errp)) {
             return;
         }

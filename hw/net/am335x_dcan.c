@@ -17,11 +17,16 @@
  *
  * Here the CAN bus is QEMU's can-bus object ("canbus" link, the machines'
  * canbus0/canbus1 properties), which any number of controllers and the
- * host's SocketCAN (can-host-socketcan) can join.  A frame takes no bus
- * time and is always acknowledged: the error counters stay 0 and LEC
- * reports no error.  A controller on no bus sends into the void.
+ * host's SocketCAN (can-host-socketcan) can join.  A frame is always
+ * acknowledged: the error counters stay 0 and LEC reports no error.  A
+ * controller on no bus sends into the void.  Without timing a frame takes
+ * no time on the bus; with timing (the machine's timing=on) it takes its
+ * bits, stuff bits included, at the bit rate BTR programs from CAN_CLK,
+ * and reaches the bus and the receivers when it ends.  Arbitration against
+ * other controllers' frames is not modelled: each controller's frames
+ * follow each other, those of two controllers may overlap.
  *
- * Not modelled: bit timing (BTR is kept for the driver), bus errors and
+ * Not modelled: bus errors and
  * the error states, parity (PERR), the IF3 automatic update and the DMA
  * requests, the message RAM's test and debug modes, automatic bus-on
  * (ABOTR is kept), local power-down beyond PDR -> PDA.
@@ -147,6 +152,15 @@ REG32(RIOC, 0x1e4)
 
 /* ARB's identifier field holds a standard identifier in bits 28:18 */
 #define STD_ID_SHIFT            18
+
+/* BTR (TRM table 23-20) */
+#define BTR_BRP(v)              extract32(v, 0, 6)
+#define BTR_TSEG1(v)            extract32(v, 8, 4)
+#define BTR_TSEG2(v)            extract32(v, 12, 3)
+#define BTR_BRPE(v)             extract32(v, 16, 4)
+
+/* After the CRC: its delimiter, ACK slot and delimiter, EOF, intermission */
+#define FRAME_TAIL_BITS         (1 + 1 + 1 + 7 + 3)
 
 /* The value ti-sysc reads as the module's revision (its "dcan" quirk) */
 #define AM335X_DCAN_REL         0x4edb1902
@@ -312,25 +326,106 @@ static void am335x_dcan_receive_frame(AM335xDcanState *s,
     }
 }
 
-static void am335x_dcan_send(AM335xDcanState *s, int n)
+/* The frame object @n sends: a data frame, or from Dir 0 a remote frame */
+static void am335x_dcan_make_frame(AM335xDcanState *s, int n,
+                                   qemu_can_frame *frame)
 {
     AM335xDcanObject *o = &s->obj[n];
-    qemu_can_frame frame = { 0 };
-    bool silent, loopback;
 
+    memset(frame, 0, sizeof(*frame));
     if (FIELD_EX32(o->arb, IFARB, XTD)) {
-        frame.can_id = FIELD_EX32(o->arb, IFARB, ID) | QEMU_CAN_EFF_FLAG;
+        frame->can_id = FIELD_EX32(o->arb, IFARB, ID) | QEMU_CAN_EFF_FLAG;
     } else {
-        frame.can_id = FIELD_EX32(o->arb, IFARB, ID) >> STD_ID_SHIFT;
+        frame->can_id = FIELD_EX32(o->arb, IFARB, ID) >> STD_ID_SHIFT;
     }
     if (!FIELD_EX32(o->arb, IFARB, DIR)) {
         /* A receive object with TxRqst asks for the data: a remote frame */
-        frame.can_id |= QEMU_CAN_RTR_FLAG;
+        frame->can_id |= QEMU_CAN_RTR_FLAG;
     }
     /* Classic CAN: DLC 9-15 carry 8 bytes */
-    frame.can_dlc = MIN(FIELD_EX32(o->mctl, IFMCTL, DLC), 8);
-    stl_le_p(&frame.data[0], o->data[0]);
-    stl_le_p(&frame.data[4], o->data[1]);
+    frame->can_dlc = MIN(FIELD_EX32(o->mctl, IFMCTL, DLC), 8);
+    stl_le_p(&frame->data[0], o->data[0]);
+    stl_le_p(&frame->data[4], o->data[1]);
+}
+
+static void am335x_dcan_put_bits(uint8_t *bits, int *n, uint32_t value,
+                                 int width)
+{
+    for (int i = width - 1; i >= 0; i--) {
+        bits[(*n)++] = (value >> i) & 1;
+    }
+}
+
+/*
+ * The bits a frame takes on the bus (CAN 2.0B): start of frame to CRC,
+ * with the stuff bits the transmitter adds after five equal bits, and the
+ * fixed tail.  @dlc is the field as sent, which may exceed 8.
+ */
+static unsigned am335x_dcan_frame_bits(const qemu_can_frame *frame,
+                                       unsigned dlc)
+{
+    uint8_t bits[128];
+    int n = 0, run = 0, stuff = 0;
+    bool rtr = frame->can_id & QEMU_CAN_RTR_FLAG;
+    uint32_t id = frame->can_id & QEMU_CAN_EFF_MASK;
+    uint16_t crc = 0;
+    int prev = -1;
+
+    am335x_dcan_put_bits(bits, &n, 0, 1);                   /* SOF */
+    if (frame->can_id & QEMU_CAN_EFF_FLAG) {
+        am335x_dcan_put_bits(bits, &n, id >> 18, 11);
+        am335x_dcan_put_bits(bits, &n, 3, 2);               /* SRR, IDE */
+        am335x_dcan_put_bits(bits, &n, id & 0x3ffff, 18);
+        am335x_dcan_put_bits(bits, &n, rtr, 1);
+        am335x_dcan_put_bits(bits, &n, 0, 2);               /* r1, r0 */
+    } else {
+        am335x_dcan_put_bits(bits, &n, id & QEMU_CAN_SFF_MASK, 11);
+        am335x_dcan_put_bits(bits, &n, rtr, 1);
+        am335x_dcan_put_bits(bits, &n, 0, 2);               /* IDE, r0 */
+    }
+    am335x_dcan_put_bits(bits, &n, dlc, 4);
+    for (int i = 0; !rtr && i < frame->can_dlc; i++) {
+        am335x_dcan_put_bits(bits, &n, frame->data[i], 8);
+    }
+    /* CRC-15, x^15 + x^14 + x^10 + x^8 + x^7 + x^4 + x^3 + 1 */
+    for (int i = 0; i < n; i++) {
+        bool feedback = bits[i] ^ ((crc >> 14) & 1);
+
+        crc = (crc << 1) & 0x7fff;
+        if (feedback) {
+            crc ^= 0x4599;
+        }
+    }
+    am335x_dcan_put_bits(bits, &n, crc, 15);
+    for (int i = 0; i < n; i++) {
+        run = bits[i] == prev ? run + 1 : 1;
+        prev = bits[i];
+        if (run == 5) {
+            /* The stuff bit, the complement, starts the next run */
+            stuff++;
+            prev = !bits[i];
+            run = 1;
+        }
+    }
+    return n + stuff + FRAME_TAIL_BITS;
+}
+
+/* A bit's time: 1 + (TSeg1 + 1) + (TSeg2 + 1) quanta of BRPE:BRP + 1 clocks */
+static uint64_t am335x_dcan_bit_ns(AM335xDcanState *s)
+{
+    uint64_t prescaler = (BTR_BRPE(s->btr) << 6 | BTR_BRP(s->btr)) + 1;
+    uint64_t quanta = 1 + BTR_TSEG1(s->btr) + 1 + BTR_TSEG2(s->btr) + 1;
+
+    return muldiv64(prescaler * quanta, NANOSECONDS_PER_SECOND,
+                    s->clock_hz);
+}
+
+/* Object @n's frame has gone out: the bus, loopback, the flags */
+static void am335x_dcan_sent(AM335xDcanState *s, int n,
+                             const qemu_can_frame *frame)
+{
+    AM335xDcanObject *o = &s->obj[n];
+    bool silent, loopback;
 
     o->mctl = FIELD_DP32(o->mctl, IFMCTL, TXRQST, 0);
     if (FIELD_EX32(o->mctl, IFMCTL, TXIE)) {
@@ -343,14 +438,28 @@ static void am335x_dcan_send(AM335xDcanState *s, int n)
               FIELD_EX32(s->test, TEST, TX));
     loopback = FIELD_EX32(s->ctl, CTL, TEST) &&
                FIELD_EX32(s->test, TEST, LBACK);
-    trace_am335x_dcan_tx(DEVICE(s)->canonical_path, n + 1, frame.can_id,
-                         frame.can_dlc, silent, loopback);
+    trace_am335x_dcan_tx(DEVICE(s)->canonical_path, n + 1, frame->can_id,
+                         frame->can_dlc, silent, loopback);
     if (!silent && s->bus_client.bus) {
-        can_bus_client_send(&s->bus_client, &frame, 1);
+        can_bus_client_send(&s->bus_client, frame, 1);
     }
     if (loopback) {
-        am335x_dcan_receive_frame(s, &frame);
+        am335x_dcan_receive_frame(s, frame);
     }
+}
+
+static void am335x_dcan_tx_done(void *opaque)
+{
+    AM335xDcanState *s = AM335X_DCAN(opaque);
+    int n = s->tx_obj - 1;
+
+    if (n < 0) {
+        return;
+    }
+    s->tx_obj = 0;
+    am335x_dcan_sent(s, n, &s->tx_frame);
+    am335x_dcan_transmit_pending(s);
+    am335x_dcan_update_irq(s);
 }
 
 /*
@@ -361,9 +470,10 @@ static void am335x_dcan_send(AM335xDcanState *s, int n)
 static void am335x_dcan_transmit_pending(AM335xDcanState *s)
 {
     for (int sent = 0; sent < 2 * AM335X_DCAN_NUM_OBJECTS; sent++) {
+        qemu_can_frame frame;
         int n;
 
-        if (am335x_dcan_initialising(s)) {
+        if (am335x_dcan_initialising(s) || s->tx_obj) {
             return;
         }
         for (n = 0; n < AM335X_DCAN_NUM_OBJECTS; n++) {
@@ -375,7 +485,18 @@ static void am335x_dcan_transmit_pending(AM335xDcanState *s)
         if (n == AM335X_DCAN_NUM_OBJECTS) {
             return;
         }
-        am335x_dcan_send(s, n);
+        am335x_dcan_make_frame(s, n, &frame);
+        if (s->timing) {
+            /* On the bus until its last bit; the rest then */
+            s->tx_obj = n + 1;
+            s->tx_frame = frame;
+            timer_mod(&s->tx_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                      am335x_dcan_frame_bits(&frame,
+                          FIELD_EX32(s->obj[n].mctl, IFMCTL, DLC)) *
+                      am335x_dcan_bit_ns(s));
+            return;
+        }
+        am335x_dcan_sent(s, n, &frame);
     }
 }
 
@@ -575,6 +696,9 @@ static uint32_t am335x_dcan_read_reg(AM335xDcanState *s, hwaddr addr,
 
 static void am335x_dcan_reset_regs(AM335xDcanState *s)
 {
+    /* A frame being sent is cut off */
+    timer_del(&s->tx_timer);
+    s->tx_obj = 0;
     s->ctl = CTL_RESET;
     s->es = ES_RESET;
     s->btr = BTR_RESET;
@@ -796,6 +920,10 @@ static void am335x_dcan_realize(DeviceState *dev, Error **errp)
 {
     AM335xDcanState *s = AM335X_DCAN(dev);
 
+    if (!s->clock_hz) {
+        error_setg(errp, "%s: clock-hz must not be 0", TYPE_AM335X_DCAN);
+        return;
+    }
     memory_region_init_io(&s->iomem, OBJECT(s), &am335x_dcan_ops, s,
                           TYPE_AM335X_DCAN, AM335X_DCAN_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->iomem);
@@ -814,6 +942,7 @@ static void am335x_dcan_init(Object *obj)
     for (int i = 0; i < AM335X_DCAN_NUM_IRQS; i++) {
         sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq[i]);
     }
+    timer_init_ns(&s->tx_timer, QEMU_CLOCK_VIRTUAL, am335x_dcan_tx_done, s);
 }
 
 static const VMStateDescription vmstate_am335x_dcan_object = {
@@ -841,10 +970,42 @@ static const VMStateDescription vmstate_am335x_dcan_iface = {
     }
 };
 
+static bool am335x_dcan_tx_needed(void *opaque)
+{
+    return AM335X_DCAN(opaque)->tx_obj != 0;
+}
+
+static int am335x_dcan_post_load(void *opaque, int version_id)
+{
+    AM335xDcanState *s = AM335X_DCAN(opaque);
+
+    if (s->tx_obj > AM335X_DCAN_NUM_OBJECTS || s->tx_frame.can_dlc > 8) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* A frame on the bus (timing=on) */
+static const VMStateDescription vmstate_am335x_dcan_tx = {
+    .name = TYPE_AM335X_DCAN "/tx",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = am335x_dcan_tx_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_TIMER(tx_timer, AM335xDcanState),
+        VMSTATE_UINT8(tx_obj, AM335xDcanState),
+        VMSTATE_UINT32(tx_frame.can_id, AM335xDcanState),
+        VMSTATE_UINT8(tx_frame.can_dlc, AM335xDcanState),
+        VMSTATE_UINT8_SUB_ARRAY(tx_frame.data, AM335xDcanState, 0, 8),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_am335x_dcan = {
     .name = TYPE_AM335X_DCAN,
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = am335x_dcan_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(ctl, AM335xDcanState),
         VMSTATE_UINT32(es, AM335xDcanState),
@@ -863,12 +1024,19 @@ static const VMStateDescription vmstate_am335x_dcan = {
                              1, vmstate_am335x_dcan_object,
                              AM335xDcanObject),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_am335x_dcan_tx,
+        NULL
     }
 };
 
 static const Property am335x_dcan_properties[] = {
     DEFINE_PROP_LINK("canbus", AM335xDcanState, canbus, TYPE_CAN_BUS,
                      CanBusState *),
+    DEFINE_PROP_BOOL("timing", AM335xDcanState, timing, false),
+    /* CLK_M_OSC: 24 MHz on the BeagleBone Black and the EVM */
+    DEFINE_PROP_UINT32("clock-hz", AM335xDcanState, clock_hz, 24000000),
 };
 
 static void am335x_dcan_class_init(ObjectClass *klass, void *data)

@@ -399,6 +399,58 @@ static void test_migration(void)
     unlink(file);
 }
 
+/*
+ * With timing=on a frame takes its bits at the bit rate BTR sets: at
+ * 500 kbit/s (BRP 2, TSeg1 12, TSeg2 1 from 24 MHz: 16 quanta of 125 ns)
+ * a standard frame of 4 data bytes is 79 bits before stuffing, at most 95
+ * with it (one stuff bit per 4 after the first 5 of the 66 stuffed bits).
+ * The receiver has it when it ends; the next one follows.
+ */
+static void test_bus_timing(void)
+{
+    QTestState *qts = qtest_init("-object can-bus,id=cb "
+                                 "-M beaglebone-black,timing=on,"
+                                 "canbus0=cb,canbus1=cb");
+    const int64_t bit_ns = 2000;
+
+    for (int n = 0; n < 2; n++) {
+        wr(qts, n, CTL, CTL_INIT | CTL_CCE);
+        wr(qts, n, BTR, 0x1c02);
+    }
+    obj_put(qts, 1, 1, 0, ARB_MSGVAL, MCTL_UMASK, 0, 0);
+    obj_put(qts, 1, 2, 0, ARB_MSGVAL, MCTL_UMASK | MCTL_EOB, 0, 0);
+    run(qts, 0);
+    run(qts, 1);
+    obj_put(qts, 0, 33, 0, ARB_MSGVAL | ARB_DIR | ARB_STD(0x123),
+            MCTL_EOB | 4, 0xefbeadde, 0);
+    obj_put(qts, 0, 34, 0, ARB_MSGVAL | ARB_DIR | ARB_STD(0x124),
+            MCTL_EOB | 4, 0xefbeadde, 0);
+    wr(qts, 0, IF_CMD(0), CMD_WR | CMD_TXRQST_NEWDAT | 33);
+    wr(qts, 0, IF_CMD(0), CMD_WR | CMD_TXRQST_NEWDAT | 34);
+    g_assert_cmphex(rd(qts, 0, TXRQ12 + 4), ==, 0x3);
+
+    qtest_clock_step(qts, 79 * bit_ns - 1);
+    g_assert_cmphex(rd(qts, 0, TXRQ12 + 4), ==, 0x3);
+    g_assert_cmphex(rd(qts, 1, NWDAT12), ==, 0);
+    qtest_clock_step(qts, 16 * bit_ns + 1);
+    g_assert_cmphex(rd(qts, 0, TXRQ12 + 4), ==, 0x2);
+    g_assert_cmphex(rd(qts, 1, NWDAT12), ==, 0x1);
+    qtest_clock_step(qts, 95 * bit_ns);
+    g_assert_cmphex(rd(qts, 0, TXRQ12 + 4), ==, 0);
+    g_assert_cmphex(rd(qts, 1, NWDAT12), ==, 0x3);
+
+    /* A quarter of the bit rate: four times as long */
+    wr(qts, 0, CTL, CTL_INIT | CTL_CCE);
+    wr(qts, 0, BTR, 0x1c0b);
+    run(qts, 0);
+    wr(qts, 0, IF_CMD(0), CMD_WR | CMD_TXRQST_NEWDAT | 33);
+    qtest_clock_step(qts, 4 * 79 * bit_ns - 1);
+    g_assert_cmphex(rd(qts, 0, TXRQ12 + 4), ==, 0x1);
+    qtest_clock_step(qts, 4 * 16 * bit_ns + 1);
+    g_assert_cmphex(rd(qts, 0, TXRQ12 + 4), ==, 0);
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -411,6 +463,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/dcan/intmux", test_intmux);
     qtest_add_func("am335x/dcan/control", test_control);
     qtest_add_func("am335x/dcan/migration", test_migration);
+    qtest_add_func("am335x/dcan/bus-timing", test_bus_timing);
 
     return g_test_run();
 }

@@ -8,6 +8,7 @@
 
 #include "hw/sysbus.h"
 #include "net/can_emu.h"
+#include "qemu/timer.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_DCAN "am335x-dcan"
@@ -55,8 +56,19 @@ struct AM335xDcanState {
     AM335xDcanIface iface[2];
     AM335xDcanObject obj[AM335X_DCAN_NUM_OBJECTS];
 
+    /*
+     * With timing: the frame on the bus, from object @tx_obj (1-64, 0 for
+     * none) until @tx_timer fires at its end.
+     */
+    QEMUTimer tx_timer;
+    uint8_t tx_obj;
+    qemu_can_frame tx_frame;
+
     /* Properties */
     CanBusState *canbus;
+    bool timing;
+    /* CAN_CLK: DCANx_FCLK is CLK_M_OSC (TRM 23.2.2) */
+    uint32_t clock_hz;
 };
 
 #endif
