@@ -51,8 +51,8 @@ for _board in g.BOARDS:
             lambda t, b=_board, k=_kernel: boot_shell(b, k, t))
 
 
-# Devices whose blocks are not modelled yet (open issues: CPSW, LCDC,
-# McASP) or that the boards leave absent (the BBB's HDMI framer, the EVM's
+# Devices whose blocks are not modelled yet (LCDC, McASP) or that the
+# boards leave absent (the BBB's HDMI framer, the EVM's
 # I2C1 sensors).  The clean-probe test reports them as "known" instead of
 # failing; each entry goes when its model lands.
 UNMODELLED = "|".join([
