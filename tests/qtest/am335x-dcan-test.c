@@ -355,15 +355,7 @@ static void test_control(void)
  */
 static void test_migration(void)
 {
-    g_autofree char *file = NULL;
-    g_autofree char *uri = NULL;
-    char *status;
     QTestState *src, *dst;
-    int fd = g_file_open_tmp("am335x-dcan-mig-XXXXXX", &file, NULL);
-
-    g_assert(fd >= 0);
-    close(fd);
-    uri = g_strdup_printf("file:%s", file);
 
     src = qtest_init("-M beaglebone-black");
     wr(src, 0, CTL, CTL_INIT | CTL_TEST);
@@ -376,17 +368,7 @@ static void test_migration(void)
     wr(src, 0, CTL, CTL_TEST | CTL_IE0);
     obj_get(src, 0, 40, CMD_ALL);
     g_assert_cmphex(rd(src, 0, INT), ==, 3);
-    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
-                             "{'uri': %s}}", uri);
-    status = am335x_migration_status(src);
-    g_assert_cmpstr(status, ==, "completed");
-    g_free(status);
-    qtest_quit(src);
-
-    dst = qtest_initf("-M beaglebone-black -incoming %s", uri);
-    status = am335x_migration_status(dst);
-    g_assert_cmpstr(status, ==, "completed");
-    g_free(status);
+    dst = am335x_migrate(src, "-M beaglebone-black");
     g_assert_cmphex(rd(dst, 0, CTL), ==, CTL_TEST | CTL_IE0);
     g_assert_cmphex(rd(dst, 0, TEST), ==, TEST_LBACK | TEST_SILENT | TEST_RX);
     g_assert_cmphex(rd(dst, 0, INT), ==, 3);
@@ -396,7 +378,6 @@ static void test_migration(void)
     g_assert_cmphex(rd(dst, 0, IF_DATA(1)), ==, 0x5a5a);
     g_assert_cmphex(rd(dst, 0, INT), ==, 0);
     qtest_quit(dst);
-    unlink(file);
 }
 
 /*

@@ -683,16 +683,11 @@ static void test_read_only(void)
  */
 static void test_migration(void)
 {
-    g_autofree char *file = NULL;
-    g_autofree char *uri = NULL;
-    g_autofree char *status = NULL;
+    g_autofree char *dst_args = g_strdup_printf(
+        "-M beaglebone-black -drive if=sd,index=0,id=sd0,format=raw,file=%s",
+        image_path);
     const uint32_t addr = 0x600;
     QTestState *src, *dst;
-    int fd = g_file_open_tmp("am335x-hsmmc-mig-XXXXXX", &file, NULL);
-
-    g_assert(fd >= 0);
-    close(fd);
-    uri = g_strdup_printf("file:%s", file);
 
     src = start();
     qtest_irq_intercept_out_named(src, MMC0_PATH, "dma-rx");
@@ -705,18 +700,7 @@ static void test_migration(void)
         g_assert_cmphex(rd(src, DATA), ==, pattern_word(addr + w * 4));
     }
     g_assert_true(qtest_get_irq(src, 0));
-    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
-                             "{'uri': %s}}", uri);
-    status = am335x_migration_status(src);
-    g_assert_cmpstr(status, ==, "completed");
-    qtest_quit(src);
-
-    dst = qtest_initf("-M beaglebone-black "
-                      "-drive if=sd,index=0,id=sd0,format=raw,file=%s "
-                      "-incoming %s", image_path, uri);
-    g_free(status);
-    status = am335x_migration_status(dst);
-    g_assert_cmpstr(status, ==, "completed");
+    dst = am335x_migrate(src, dst_args);
     qtest_irq_intercept_out_named(dst, MMC0_PATH, "dma-rx");
 
     g_assert_cmphex(rd(dst, CON), ==, CON_SDMA_LNE);
@@ -734,7 +718,6 @@ static void test_migration(void)
     g_assert_cmphex(rd(dst, STAT) & STAT_TC, ==, STAT_TC);
 
     qtest_quit(dst);
-    unlink(file);
 }
 
 /* The BBB's eMMC on MMCHS1 answers MMC's CMD1 with its OCR. */

@@ -32,4 +32,36 @@ static inline char *am335x_migration_status(QTestState *qts)
     g_assert_not_reached();
 }
 
+/*
+ * Migrates @src through a file into a QEMU started with @dst_args (to which
+ * "-incoming" is added), quitting @src first; returns the destination once
+ * its migration has completed.
+ */
+static inline QTestState *am335x_migrate(QTestState *src,
+                                         const char *dst_args)
+{
+    g_autofree char *file = NULL;
+    g_autofree char *uri = NULL;
+    char *status;
+    QTestState *dst;
+    int fd = g_file_open_tmp("am335x-mig-XXXXXX", &file, NULL);
+
+    g_assert(fd >= 0);
+    close(fd);
+    uri = g_strdup_printf("file:%s", file);
+    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
+                             "{'uri': %s}}", uri);
+    status = am335x_migration_status(src);
+    g_assert_cmpstr(status, ==, "completed");
+    g_free(status);
+    qtest_quit(src);
+
+    dst = qtest_initf("%s -incoming %s", dst_args, uri);
+    status = am335x_migration_status(dst);
+    g_assert_cmpstr(status, ==, "completed");
+    g_free(status);
+    unlink(file);
+    return dst;
+}
+
 #endif

@@ -418,16 +418,8 @@ static void test_bad_offsets(void)
  */
 static void test_migration(void)
 {
-    g_autofree char *file = NULL;
-    g_autofree char *uri = NULL;
-    char *status;
     int64_t step_ns = adc_clocks_ns(100 + 1 + 14);
     QTestState *src, *dst;
-    int fd = g_file_open_tmp("am335x-tscadc-mig-XXXXXX", &file, NULL);
-
-    g_assert(fd >= 0);
-    close(fd);
-    uri = g_strdup_printf("file:%s", file);
 
     src = start();
     set_input(src, 1, 321);
@@ -442,17 +434,7 @@ static void test_migration(void)
     qtest_clock_step(src, step_ns / 2);
     g_assert_cmpuint(adc_read(src, FIFO0COUNT), ==, 2);
     g_assert_cmphex(adc_read(src, ADCSTAT), ==, ADCSTAT_BUSY | 0);
-    qtest_qmp_assert_success(src, "{'execute': 'migrate', 'arguments': "
-                             "{'uri': %s}}", uri);
-    status = am335x_migration_status(src);
-    g_assert_cmpstr(status, ==, "completed");
-    g_free(status);
-    qtest_quit(src);
-
-    dst = qtest_initf("-M am335x-evm -incoming %s", uri);
-    status = am335x_migration_status(dst);
-    g_assert_cmpstr(status, ==, "completed");
-    g_free(status);
+    dst = am335x_migrate(src, "-M am335x-evm");
     g_assert_cmpuint(adc_read(dst, FIFO0COUNT), ==, 2);
     g_assert_cmphex(adc_read(dst, ADCSTAT), ==, ADCSTAT_BUSY | 0);
     /* qtest's virtual clock starts again from 0 on the destination */
@@ -463,7 +445,6 @@ static void test_migration(void)
     }
     g_assert_cmphex(adc_read(dst, ADCSTAT), ==, ADCSTAT_IDLE);
     qtest_quit(dst);
-    unlink(file);
 }
 
 int main(int argc, char **argv)
