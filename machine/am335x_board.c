@@ -145,6 +145,8 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                              &error_abort);
     object_property_set_bool(OBJECT(&soc->rtc), "shutdown-on-power-off",
                              !cfg->pmic_power_en, &error_abort);
+    object_property_set_bool(OBJECT(&soc->lcdc), "rb-crossed",
+                             cfg->lcd_rb_crossed, &error_abort);
     am335x_board_connect_can(machine, soc);
     qdev_realize(DEVICE(soc), NULL, &error_fatal);
 

@@ -22,6 +22,12 @@ typedef struct AM335xBoardConfig {
      * off; otherwise the pin dropping ends the machine directly.
      */
     bool pmic_power_en;
+    /*
+     * The LCD panel takes red from LCD_DATA[4:0] and blue from [15:11],
+     * the wiring that suits the LCDC's 24-bit modes (the DT's
+     * blue-and-red-wiring = "crossed").
+     */
+    bool lcd_rb_crossed;
 } AM335xBoardConfig;
 
 /* Creates and realizes the SoC, maps DDR and loads -kernel/-dtb/-initrd. */

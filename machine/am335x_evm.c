@@ -29,6 +29,8 @@ static const AM335xBoardConfig am335x_evm_config = {
     /* U-Boot's SPL: MPU OPP120 720 MHz, DDR2 at 266 MHz */
     .mpu_mhz = 720,
     .ddr_mhz = 266,
+    /* The 7" panel's red and blue lines are swapped (crossed) */
+    .lcd_rb_crossed = true,
 };
 
 /*

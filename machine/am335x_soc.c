@@ -58,6 +58,7 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_TSCADC]     = 0x44e0d000,
     [AM335X_DEV_DCAN0]      = 0x481cc000,
     [AM335X_DEV_DCAN1]      = 0x481d0000,
+    [AM335X_DEV_LCDC]       = 0x4830e000,
     [AM335X_DEV_EDMA_TPCC]  = 0x49000000,
     [AM335X_DEV_EDMA_TPTC0] = 0x49800000,
     [AM335X_DEV_EDMA_TPTC1] = 0x49900000,
@@ -83,6 +84,7 @@ static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 #define AM335X_IRQ_RTC_ALARM    76
 #define AM335X_IRQ_WDT1         91
 #define AM335X_IRQ_TSCADC       16
+#define AM335X_IRQ_LCDC         36
 /* DCANx_INT0 and DCANx_INT1 (the parity line is not modelled) */
 static const int am335x_dcan_irq[AM335X_NUM_DCAN][AM335X_DCAN_NUM_IRQS] = {
     { 52, 53 }, { 55, 56 },
@@ -223,6 +225,7 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_DCAN; i++) {
         object_initialize_child(obj, "dcan[*]", &s->dcan[i], TYPE_AM335X_DCAN);
     }
+    object_initialize_child(obj, "lcdc", &s->lcdc, TYPE_AM335X_LCDC);
     object_initialize_child(obj, "edma-tpcc", &s->edma_tpcc,
                             TYPE_AM335X_EDMA_TPCC);
     for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
@@ -494,6 +497,17 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
                                     am335x_soc_dma_event(s,
                                         am335x_tscadc_dma_event[i]));
     }
+
+    /* The LCDC's pixel clock source is the PRCM's LCD_CLK mux */
+    qdev_connect_clock_in(DEVICE(&s->lcdc), AM335X_LCDC_FCLK,
+                          qdev_get_clock_out(DEVICE(&s->prcm), "lcdc-fclk"));
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->lcdc), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->lcdc), 0,
+                    am335x_memmap[AM335X_DEV_LCDC]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->lcdc), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_LCDC));
 
     /* D_CAN0-1, each on the CAN bus the board gives it, if any */
     for (int i = 0; i < AM335X_NUM_DCAN; i++) {

@@ -700,6 +700,7 @@ static const char *const am335x_prcm_clk_names[AM335X_PRCM_NUM_CLOCKS] = {
     "uart4-fclk", "uart5-fclk",
     "wdt1-fclk", "gpio0-dbclk", "i2c-fclk", "mpu-clk",
     "gpio1-dbclk", "gpio2-dbclk", "gpio3-dbclk", "adc-tsc-fclk",
+    "lcdc-fclk",
 };
 
 /* DMTimer n: its CLKCTRL and, for timers 1-7, its CM_DPLL clock select */
@@ -986,6 +987,27 @@ static void am335x_prcm_compute(AM335xPrcmState *s,
     /* The TSC_ADC's functional clock is CLK_M_OSC (TRM 8.1.6.2) */
     hz[AM335X_PRCM_CLK_ADC_TSC] =
         am335x_prcm_module_on(s, A_CM_WKUP_ADC_TSC_CLKCTRL) ? s->sys_clk_hz : 0;
+
+    /*
+     * CLKSEL_LCDC_PIXEL_CLK: DISP M2, CORE M5 or PER M2 (TRM 8.1.6.5),
+     * gated by the LCDC's module mode.
+     */
+    switch (am335x_prcm_reg(s, A_CLKSEL_LCDC_PIXEL_CLK) & 0x3) {
+    case 0:
+        src = am335x_prcm_divider_hz(s, A_CM_DIV_M2_DPLL_DISP);
+        break;
+    case 1:
+        src = am335x_prcm_divider_hz(s, A_CM_DIV_M5_DPLL_CORE);
+        break;
+    case 2:
+        src = per_m2;
+        break;
+    default:
+        src = 0;
+        break;
+    }
+    hz[AM335X_PRCM_CLK_LCDC] =
+        am335x_prcm_module_on(s, A_CM_PER_LCDC_CLKCTRL) ? src : 0;
 
     s->mpu_clk_hz = mpu;
     s->core_m4_hz = am335x_prcm_divider_hz(s, A_CM_DIV_M4_DPLL_CORE);

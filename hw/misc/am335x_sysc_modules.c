@@ -112,15 +112,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x4, .sysc_type = OMAP4, .sysc_mask = 0x3c,
         .syss_offset = NONE,
     }, {
-        /*
-         * ti-sysc "lcdc": 0x4f201000; tilcdc reads this PID and treats
-         * 0x4f201000 as an LCDC revision 2 (the AM335x one).
-         */
-        .name = "lcdc", .base = 0x4830e000, .size = 4 * KiB,
-        .rev_offset = 0x0, .revision = 0x4f201000,
-        .sysc_offset = 0x54, .sysc_type = OMAP4, .sysc_mask = 0x3c,
-        .syss_offset = NONE,
-    }, {
         /* ti-sysc "rng": 0x00000020 (omap_rng prints "ver. 20"). */
         .name = "rng", .base = 0x48310000, .size = 8 * KiB,
         .rev_offset = 0x1fe0, .revision = 0x00000020,

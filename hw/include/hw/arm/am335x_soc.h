@@ -20,6 +20,7 @@
 #include "hw/block/am335x_elm.h"
 #include "hw/watchdog/am335x_wdt.h"
 #include "hw/adc/am335x_tscadc.h"
+#include "hw/display/am335x_lcdc.h"
 #include "hw/net/am335x_dcan.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
@@ -74,6 +75,7 @@ enum {
     AM335X_DEV_TSCADC,
     AM335X_DEV_DCAN0,
     AM335X_DEV_DCAN1,
+    AM335X_DEV_LCDC,
     AM335X_DEV_EDMA_TPCC,
     AM335X_DEV_EDMA_TPTC0,
     AM335X_DEV_EDMA_TPTC1,
@@ -103,6 +105,7 @@ struct AM335xSoCState {
     AM335xWdtState wdt;
     AM335xTscAdcState tscadc;
     AM335xDcanState dcan[AM335X_NUM_DCAN];
+    AM335xLcdcState lcdc;
     AM335xEdmaTpccState edma_tpcc;
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xHsmmcState mmc[AM335X_NUM_MMC];

@@ -21,7 +21,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xPrcmState, AM335X_PRCM)
 /*
  * Clock outputs, named "timer0-fclk".."timer7-fclk",
  * "uart0-fclk".."uart5-fclk", "wdt1-fclk", "gpio0-dbclk", "i2c-fclk",
- * "mpu-clk", "gpio1-dbclk".."gpio3-dbclk" and "adc-tsc-fclk".
+ * "mpu-clk", "gpio1-dbclk".."gpio3-dbclk", "adc-tsc-fclk" and "lcdc-fclk".
  */
 enum {
     AM335X_PRCM_CLK_TIMER0,
@@ -35,6 +35,7 @@ enum {
     AM335X_PRCM_CLK_GPIO1_DB,
     AM335X_PRCM_CLK_GPIO3_DB = AM335X_PRCM_CLK_GPIO1_DB + 2,
     AM335X_PRCM_CLK_ADC_TSC,
+    AM335X_PRCM_CLK_LCDC,
     AM335X_PRCM_NUM_CLOCKS
 };
 
