@@ -34,6 +34,7 @@ import timing_tests  # noqa: E402,F401
 import script_tests  # noqa: E402,F401
 import adc_tests  # noqa: E402,F401
 import can_tests  # noqa: E402,F401
+import lcd_tests  # noqa: E402,F401
 
 
 def run_one(index):
