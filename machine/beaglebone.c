@@ -11,6 +11,7 @@
 #include "hw/i2c/i2c.h"
 #include "hw/i2c/tps65217.h"
 #include "hw/i2c/am335x_board_eeprom.h"
+#include "hw/display/tda19988.h"
 #include "am335x_board.h"
 
 static const AM335xBoardConfig beaglebone_black_config = {
@@ -34,6 +35,7 @@ static void beaglebone_black_init(MachineState *machine)
                                             &beaglebone_black_config);
     I2CBus *i2c0 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[0]), "i2c"));
     I2CSlave *pmic = i2c_slave_new(TYPE_TPS65217, TPS65217_I2C_ADDR);
+    TDA19988State *hdmi;
 
     /* TPS65217C on I2C0; its nINT goes to the INTC's NMI line 7 */
     object_property_add_child(OBJECT(machine), "pmic", OBJECT(pmic));
@@ -43,6 +45,14 @@ static void beaglebone_black_init(MachineState *machine)
     qdev_connect_gpio_out_named(DEVICE(&soc->rtc), AM335X_RTC_PMIC_POWER_EN,
                                 0, qdev_get_gpio_in_named(DEVICE(pmic),
                                                           TPS65217_PWR_EN, 0));
+
+    /*
+     * The HDMI framer (TDA19988) on I2C0, fed by the LCDC; its INT output
+     * is GPIO1_25, also the CEC calibration line
+     */
+    hdmi = tda19988_create(OBJECT(machine), "hdmi", i2c0, 0x70);
+    qdev_connect_gpio_out_named(DEVICE(hdmi), TDA19988_INT, 0,
+                                qdev_get_gpio_in(DEVICE(&soc->gpio[1]), 25));
 
     /* The board ID EEPROM that U-Boot and Linux read: a Rev C Black */
     am335x_board_eeprom_create(i2c0, AM335X_BOARD_EEPROM_ADDR, "A335BNLT",

@@ -1,59 +1,92 @@
-"""Guest test of the LCDC: the real tilcdc driver drives the AM335x EVM's
-800x480 panel (tfc,s9700rtwv43tr-01b through panel-simple, its backlight
-on eCAP0's PWM).  The guest draws into /dev/fb0, the DRM fbdev emulation
-over tilcdc's scan-out buffer, and QMP's screendump must show exactly that
-picture as the EVM's panel would, red and blue lines crossed as its DT
-says.  Blanking stops the raster (tilcdc waits for FRAME_DONE), and the
-picture comes back on unblank.
+"""Guest tests of the LCDC and the BeagleBone Black's HDMI framer.
 
-The BeagleBone Black's LCDC feeds an HDMI framer (TDA19988) that is not
-modelled, so tilcdc does not bind there."""
+The real tilcdc driver drives:
+ - on the AM335x EVM, its 800x480 panel (tfc,s9700rtwv43tr-01b through
+   panel-simple, the backlight on eCAP0's PWM), red and blue lines crossed
+   as its DT says: the frame buffer is XRGB8888;
+ - on the BeagleBone Black, the TDA19988 HDMI transmitter (tda998x), which
+   reads the monitor's EDID over DDC; the mode is the EDID's preferred one
+   and the straight wiring makes the frame buffer RGB565.
+The guest draws four coloured quadrants into /dev/fb0, the DRM fbdev
+emulation over tilcdc's scan-out buffer, and QMP's screendump must show
+exactly that picture.  Blanking stops the raster (tilcdc waits for
+FRAME_DONE) and the picture comes back on unblank.  On the BBB, pulling
+the monitor out (QOM property "connected" of /machine/hdmi) reaches the
+driver through the framer's HPD interrupt on GPIO1_25."""
 
 import os
 import tempfile
+import time
 
 import guest as g
 from suite import test_pairs, booted, load_modules
 
-BOARD = "am335x-evm"
 FB = "/sys/class/graphics/fb0"
-WIDTH, HEIGHT = 800, 480
+CONNECTOR = "/sys/class/drm/card0-HDMI-A-1"
 
-# XRGB8888 as the fbdev stores it (little endian: B, G, R, X) and the
-# colour the panel shows for it
-COLOURS = {
-    "red": (b"\x00\x00\xff\x00", (255, 0, 0)),
-    "green": (b"\x00\xff\x00\x00", (0, 255, 0)),
-    "blue": (b"\xff\x00\x00\x00", (0, 0, 255)),
-    "white": (b"\xff\xff\xff\x00", (255, 255, 255)),
+# Per board: the picture's size, and each quadrant's pixel as the fbdev
+# stores it (little endian) with the colour the display shows for it
+PANEL = {
+    "am335x-evm": {
+        "size": (800, 480),
+        "bpp": 32,
+        "colours": [        # XRGB8888: B, G, R, X in memory
+            (b"\x00\x00\xff\x00", (255, 0, 0)),
+            (b"\x00\xff\x00\x00", (0, 255, 0)),
+            (b"\xff\x00\x00\x00", (0, 0, 255)),
+            (b"\xff\xff\xff\x00", (255, 255, 255)),
+        ],
+    },
+    "beaglebone-black": {
+        # QEMU's EDID prefers 1280x800
+        "size": (1280, 800),
+        "bpp": 16,
+        "colours": [        # RGB565, red in bits 15:11
+            (b"\x00\xf8", (255, 0, 0)),
+            (b"\xe0\x07", (0, 255, 0)),
+            (b"\x1f\x00", (0, 0, 255)),
+            (b"\xff\xff", (255, 255, 255)),
+        ],
+    },
 }
-# Quadrants: top left, top right, bottom left, bottom right
-QUADRANTS = ("red", "green", "blue", "white")
 
 
 def octal(data):
     return "".join("\\%03o" % b for b in data)
 
 
-def half_row_cmd(name):
-    """Shell commands writing /tmp/NAME: WIDTH/2 pixels of one colour, by
-    doubling a 4-byte file up to 2 KiB and cutting it."""
-    return ("printf '%s' > /tmp/%s.px && "
-            "for i in 1 2 3 4 5 6 7 8 9; do cat /tmp/%s.px /tmp/%s.px "
-            "> /tmp/%s.t && mv /tmp/%s.t /tmp/%s.px; done && "
-            "head -c %d /tmp/%s.px > /tmp/%s"
-            % ((octal(COLOURS[name][0]),) + (name,) * 6 +
-               (WIDTH // 2 * 4, name, name)))
+def repeat_cmd(src, count, out):
+    """Shell commands writing OUT: COUNT copies of file SRC, by doubling
+    (powers of two, then concatenating the ones COUNT is made of)."""
+    cmds = ["cp %s /tmp/d1" % src]
+    n = 1
+    while n * 2 <= count:
+        cmds.append("cat /tmp/d%d /tmp/d%d > /tmp/d%d" % (n, n, n * 2))
+        n *= 2
+    parts = ["/tmp/d%d" % (1 << i) for i in range(n.bit_length())
+             if count & (1 << i)]
+    cmds.append("cat %s > %s" % (" ".join(parts), out))
+    cmds.append("rm /tmp/d*")
+    return " && ".join(cmds)
 
 
-def band_cmd(out, left, right):
-    """/tmp/OUT: HEIGHT/2 rows of LEFT | RIGHT, doubled up from one row
-    (240 = 128 + 64 + 32 + 16 rows)."""
-    return ("cat /tmp/{l} /tmp/{r} > /tmp/r1 && "
-            "for n in 2 4 8 16 32 64 128; do cat /tmp/r$((n/2)) "
-            "/tmp/r$((n/2)) > /tmp/r$n; done && "
-            "cat /tmp/r128 /tmp/r64 /tmp/r32 /tmp/r16 > /tmp/{o} && "
-            "rm /tmp/r*").format(l=left, r=right, o=out)
+def draw_cmds(panel):
+    """Shell command lines (each short enough for the serial console's
+    line discipline) drawing the four quadrants into /dev/fb0."""
+    width, height = panel["size"]
+    cmds = []
+    for i, (pixel, _) in enumerate(panel["colours"]):
+        cmds.append("printf '%s' > /tmp/px%d && %s"
+                    % (octal(pixel), i, repeat_cmd("/tmp/px%d" % i,
+                                                   width // 2,
+                                                   "/tmp/half%d" % i)))
+    for band, (left, right) in enumerate(((0, 1), (2, 3))):
+        cmds.append("cat /tmp/half%d /tmp/half%d > /tmp/row%d && %s"
+                    % (left, right, band,
+                       repeat_cmd("/tmp/row%d" % band, height // 2,
+                                  "/tmp/band%d" % band)))
+    cmds.append("cat /tmp/band0 /tmp/band1 > /dev/fb0")
+    return cmds
 
 
 def read_ppm(path):
@@ -75,12 +108,13 @@ def screendump(vm):
         os.unlink(path)
 
 
-def check_picture(vm, want):
+def check_picture(vm, panel, want):
     """WANT(x, y) gives the colour every pixel must show."""
+    width, height = panel["size"]
     w, h, rgb = screendump(vm)
-    if (w, h) != (WIDTH, HEIGHT):
-        raise g.GuestError("the panel shows %dx%d, not %dx%d"
-                           % (w, h, WIDTH, HEIGHT))
+    if (w, h) != (width, height):
+        raise g.GuestError("the display shows %dx%d, not %dx%d"
+                           % (w, h, width, height))
     bad = 0
     first = None
     for y in range(h):
@@ -96,18 +130,50 @@ def check_picture(vm, want):
                            "wanted %s" % ((bad,) + first))
 
 
-def pattern(x, y):
-    quadrant = (2 if y >= HEIGHT // 2 else 0) + (1 if x >= WIDTH // 2 else 0)
-    return COLOURS[QUADRANTS[quadrant]][1]
+def quadrants(panel):
+    width, height = panel["size"]
+
+    def want(x, y):
+        quadrant = (2 if y >= height // 2 else 0) + (1 if x >= width // 2
+                                                     else 0)
+        return panel["colours"][quadrant][1]
+    return want
 
 
-def lcdc_interrupts(vm):
-    _, out = vm.shell("grep -i lcdc /proc/interrupts | "
-                      "awk '{ n += $2 } END { print n + 0 }'")
+def interrupts(vm, name):
+    _, out = vm.shell("grep -i %s /proc/interrupts | "
+                      "awk '{ n += $2 } END { print n + 0 }'" % name)
     return int(out.split()[-1])
 
 
+def check_hotplug(vm):
+    """The monitor pulled out and plugged back: HPD interrupts, and the
+    connector's status follows."""
+    for connected in (False, True):
+        before = interrupts(vm, "tda998x")
+        vm.qmp("qom-set", path="/machine/hdmi", property="connected",
+               value=connected)
+        want = "connected" if connected else "disconnected"
+        deadline = time.time() + 30
+        while True:
+            _, out = vm.shell("sleep 0.2; cat %s/status" % CONNECTOR)
+            after = interrupts(vm, "tda998x")
+            if out.split()[-1] == want and after > before:
+                break
+            if time.time() > deadline:
+                raise g.GuestError("connector %s, %d HPD interrupts after "
+                                   "the monitor was %s" %
+                                   (out.split()[-1], after - before,
+                                    "plugged in" if connected else
+                                    "pulled out"))
+        print("#   monitor %s: %s, %d tda998x interrupts"
+              % ("plugged in" if connected else "pulled out", want,
+                 after - before))
+
+
 def check_lcd(board, kernel, timeout):
+    panel = PANEL[board]
+    width, height = panel["size"]
     with booted(board, kernel, "lcd", timeout) as vm:
         load_modules(vm, "lcd")
         status, out = vm.shell(
@@ -115,52 +181,61 @@ def check_lcd(board, kernel, timeout):
             "done; cat %s/name %s/virtual_size %s/bits_per_pixel %s/stride"
             % (FB, FB, FB, FB))
         if status != 0:
-            _, log = vm.shell("dmesg | grep -i -E 'lcdc|drm|panel|backl'")
+            _, log = vm.shell("dmesg | grep -i -E "
+                              "'lcdc|drm|panel|backl|tda'")
             raise g.GuestError("no /dev/fb0: %s\n%s" % (out, log))
         name, size, bpp, stride = out.split()[-4:]
         print("#   fb0: %s %s, %s bpp, stride %s" % (name, size, bpp, stride))
-        if (size != "%d,%d" % (WIDTH, HEIGHT) or bpp != "32" or
-                int(stride) != WIDTH * 4):
+        if (size != "%d,%d" % (width, height) or
+                int(bpp) != panel["bpp"] or
+                int(stride) != width * panel["bpp"] // 8):
             raise g.GuestError("fb0 is %s at %s bpp, stride %s" %
                                (size, bpp, stride))
+        if board == "beaglebone-black":
+            status, out = vm.shell("cat %s/status; head -1 %s/modes; "
+                                   "od -An -tx1 -N8 %s/edid"
+                                   % (CONNECTOR, CONNECTOR, CONNECTOR))
+            lines = out.splitlines()
+            print("#   HDMI: %s" % " | ".join(lines))
+            if (status != 0 or lines[0] != "connected" or
+                    lines[1] != "%dx%d" % (width, height) or
+                    lines[2].split() != ["00"] + ["ff"] * 6 + ["00"]):
+                raise g.GuestError("HDMI connector: %s" % out)
         # fbcon would draw its text and cursor over the picture
         vm.shell("for c in /sys/class/vtconsole/vtcon*; do "
                  "grep -q 'frame buffer' $c/name && echo 0 > $c/bind; done")
-        for name in COLOURS:
-            status, out = vm.shell(half_row_cmd(name))
+        for cmd in draw_cmds(panel):
+            status, out = vm.shell(cmd, 120)
             if status != 0:
-                raise g.GuestError("pattern: %s" % out)
-        status, out = vm.shell(
-            band_cmd("top", "red", "green") + " && " +
-            band_cmd("bottom", "blue", "white") +
-            " && cat /tmp/top /tmp/bottom > /dev/fb0", 120)
-        if status != 0:
-            raise g.GuestError("writing /dev/fb0: %s" % out)
-        check_picture(vm, pattern)
-        print("#   %dx%d picture shown exactly" % (WIDTH, HEIGHT))
+                raise g.GuestError("drawing into /dev/fb0: %s" % out)
+        check_picture(vm, panel, quadrants(panel))
+        print("#   %dx%d picture shown exactly" % (width, height))
 
-        before = lcdc_interrupts(vm)
+        before = interrupts(vm, "lcdc")
         status, out = vm.shell("echo 1 > %s/blank" % FB)
         if status != 0:
             raise g.GuestError("blank: %s" % out)
-        check_picture(vm, lambda x, y: (0, 0, 0))
+        check_picture(vm, panel, lambda x, y: (0, 0, 0))
         status, out = vm.shell("echo 0 > %s/blank" % FB)
         if status != 0:
             raise g.GuestError("unblank: %s" % out)
-        check_picture(vm, pattern)
-        after = lcdc_interrupts(vm)
+        check_picture(vm, panel, quadrants(panel))
+        after = interrupts(vm, "lcdc")
         print("#   blank: black; unblank: the picture again; "
               "%d LCDC interrupts meanwhile" % (after - before))
         if after <= before:
             raise g.GuestError("no LCDC interrupt (FRAME_DONE, PL) seen")
 
+        if board == "beaglebone-black":
+            check_hotplug(vm)
+
         status, out = vm.shell(
-            "dmesg | grep -i -E 'tilcdc|lcdc' | grep -i -E "
+            "dmesg | grep -i -E 'tilcdc|lcdc|tda998x' | grep -i -E "
             "'timeout|underflow|sync lost|error|fail'")
         if status == 0:
-            raise g.GuestError("tilcdc errors in dmesg:\n" + out)
+            raise g.GuestError("driver errors in dmesg:\n" + out)
 
 
 test_pairs({
-    "lcd": (check_lcd, [(BOARD, "debian"), (BOARD, "am335x")]),
+    "lcd": (check_lcd, [(b, k) for b in PANEL for k in g.KERNELS]),
 }, 240)

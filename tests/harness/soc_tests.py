@@ -52,23 +52,12 @@ for _board in g.BOARDS:
 
 
 # Devices whose blocks are not modelled yet (McASP) or that the boards
-# leave absent (the BBB's HDMI framer, the EVM's I2C1 sensors).  The
-# clean-probe test reports them as "known" instead of failing; each entry
-# goes when its model lands.
-UNMODELLED = [
+# leave absent (the EVM's I2C1 sensors).  The clean-probe test reports them
+# as "known" instead of failing; each entry goes when its model lands.
+UNMODELLED = "|".join([
     r"asoc-simple-card|sound",      # McASP + codecs
-    r"tda998x|0-0070",              # BBB HDMI framer (absent)
     r"tsl2550|lm75|1-0039|1-0048|lis3",  # EVM I2C1 sensors (absent)
-]
-
-
-def unmodelled(board):
-    """The BBB's LCDC waits for its HDMI framer; the EVM's drives a panel
-    and must probe."""
-    patterns = list(UNMODELLED)
-    if board != "am335x-evm":
-        patterns.append(r"4830e000\.lcdc|tilcdc")
-    return "|".join(patterns)
+])
 
 
 def check_poweroff(board, kernel, timeout):
@@ -149,15 +138,16 @@ def i2cdetect(vm, bus):
 
 
 def check_i2c(board, kernel, timeout):
-    """i2cdetect on I2C0 finds the PMIC and the board EEPROM, and nothing
-    that the board does not have; with the am335x kernel, at24 reads the
-    board ID header."""
-    pmic = {"beaglebone-black": 0x24, "am335x-evm": 0x2d}[board]
+    """i2cdetect on I2C0 finds the PMIC, the board EEPROM and (on the BBB)
+    the HDMI framer's two cores, and nothing that the board does not have;
+    with the am335x kernel, at24 reads the board ID header."""
+    devices = {"beaglebone-black": {0x24, 0x50, 0x34, 0x70},
+               "am335x-evm": {0x2d, 0x50}}[board]
     name = {"beaglebone-black": "A335BNLT", "am335x-evm": "A33515BB"}[board]
     with booted(board, kernel, "i2c", timeout) as vm:
         load_modules(vm, "i2c")
         found = i2cdetect(vm, 0)
-        if found != {pmic, 0x50}:
+        if found != devices:
             raise g.GuestError("I2C0 answers at %s" % sorted(hex(a) for a in found))
         # The ID header, read through omap-i2c with i2c-dev (-f: at24 may own it)
         status, out = vm.shell("/usr/sbin/i2ctransfer -f -y 0 w2@0x50 0 0 r12@0x50")
@@ -193,7 +183,7 @@ def check_led(board, kernel, timeout):
 # name: (function, board x kernel pairs)
 SOC_TESTS = {
     "probe-clean": (lambda b, k, t: guest_script("probe-clean.sh", b, k, t,
-                                                 args="'%s'" % unmodelled(b)),
+                                                 args="'%s'" % UNMODELLED),
                     ALL_PAIRS),
     # Only the BBB's DT makes the RTC the system power controller.
     "poweroff": (check_poweroff, [("beaglebone-black", k) for k in g.KERNELS]),
@@ -210,5 +200,4 @@ for _kernel in g.KERNELS:
     test("probe-clean/beaglebone-black+bonegreen-dtb/%s" % _kernel, 180)(
         lambda t, k=_kernel: guest_script("probe-clean.sh", "beaglebone-black",
                                           k, t, dtb="am335x-bonegreen.dtb",
-                                          args="'%s'" % unmodelled(
-                                              "beaglebone-black")))
+                                          args="'%s'" % UNMODELLED))

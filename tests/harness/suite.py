@@ -96,7 +96,7 @@ DEBIAN_MODULES = {
     "fs": ["crc32c_generic", "ext4", "vfat", "nls_cp437", "nls_ascii"],
     "adc": ["ti_am335x_adc"],
     "can": ["c_can_platform", "can_raw"],
-    "lcd": ["pwm_tiecap", "pwm_bl", "panel_simple", "tilcdc"],
+    "lcd": ["pwm_tiecap", "pwm_bl", "panel_simple", "tda998x", "tilcdc"],
 }
 
 

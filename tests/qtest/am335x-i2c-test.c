@@ -1,6 +1,6 @@
 /*
  * QTest for the TI AM335x I2C controllers and the boards' I2C0 devices
- * (board EEPROM, TPS65217 / TPS65910 PMIC)
+ * (board EEPROM, TPS65217 / TPS65910 PMIC, the BBB's TDA19988)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -61,7 +61,9 @@
 #define SYSTEST_IDLE    0x01e0
 
 #define EEPROM_ADDR     0x50
-#define ABSENT_ADDR     0x70    /* the BeagleBone's HDMI framer: unmodelled */
+#define ABSENT_ADDR     0x42    /* nothing answers there on either board */
+#define TDA_HDMI_ADDR   0x70    /* the BBB's TDA19988 HDMI core */
+#define TDA_CEC_ADDR    0x34    /* and its CEC core */
 #define TPS65217_ADDR   0x24
 #define TPS65910_ADDR   0x2d
 
@@ -557,6 +559,83 @@ static void test_tps65910(const void *data)
     qtest_quit(qts);
 }
 
+/* A TDA19988 register: page @page, register @reg (CURPAGE first) */
+static uint8_t tda_read(QTestState *qts, uint8_t page, uint8_t reg)
+{
+    reg_write(qts, TDA_HDMI_ADDR, 0xff, page);
+    return reg_read(qts, TDA_HDMI_ADDR, reg);
+}
+
+static void tda_write(QTestState *qts, uint8_t page, uint8_t reg,
+                      uint8_t value)
+{
+    reg_write(qts, TDA_HDMI_ADDR, 0xff, page);
+    reg_write(qts, TDA_HDMI_ADDR, reg, value);
+}
+
+/*
+ * The BBB's HDMI framer: its version, the monitor's hot-plug level, an
+ * EDID block read over DDC into page 9 (12 ms at 100 kHz), the INT output
+ * (active low) for EDID_BLK_RD and for a hot-plug change.
+ */
+static void test_tda19988(const void *data)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black");
+    uint8_t ptr = 0, edid[8];
+    static const uint8_t header[8] = {
+        0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00
+    };
+
+    qtest_irq_intercept_out_named(qts, "/machine/hdmi", "int");
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_cmphex(tda_read(qts, 0, 0x00) | tda_read(qts, 0, 0x02) << 8,
+                    ==, 0x0331);
+    /* CEC: RXSHPDLEV says a monitor is there (HPD, RXSENS) */
+    g_assert_cmphex(reg_read(qts, TDA_CEC_ADDR, 0xfe), ==, 0x03);
+
+    /* EDID_BLK_RD interrupts once enabled (writing INT_FLAGS_2) */
+    tda_write(qts, 0, 0x11, 0x02);
+    tda_write(qts, 9, 0xfb, 0xa0);
+    tda_write(qts, 9, 0xfc, 0);
+    tda_write(qts, 9, 0xfd, 0x60);
+    tda_write(qts, 9, 0xfe, 0);
+    tda_write(qts, 9, 0xfa, 1);
+    tda_write(qts, 9, 0xfa, 0);
+    qtest_clock_step(qts, 11 * 1000 * 1000);
+    g_assert_true(qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 1 * 1000 * 1000);
+    g_assert_false(qtest_get_irq(qts, 0));
+    g_assert_cmphex(reg_read(qts, TDA_CEC_ADDR, 0xee), ==, 0x02);
+    /* Reading the flags clears them and releases INT */
+    g_assert_cmphex(tda_read(qts, 0, 0x11), ==, 0x02);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(tda_read(qts, 0, 0x11), ==, 0);
+
+    reg_write(qts, TDA_HDMI_ADDR, 0xff, 9);
+    g_assert_true(i2c_write(qts, I2C0_BASE, TDA_HDMI_ADDR, &ptr, 1, false));
+    g_assert_true(i2c_read(qts, I2C0_BASE, TDA_HDMI_ADDR, edid, 8));
+    g_assert_cmpmem(edid, 8, header, 8);
+
+    /* The monitor pulled out: HPD change, INT if enabled */
+    reg_write(qts, TDA_CEC_ADDR, 0xfc, 0x02);
+    qtest_qmp_assert_success(qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': '/machine/hdmi', 'property': "
+                             "'connected', 'value': false}}");
+    g_assert_false(qtest_get_irq(qts, 0));
+    g_assert_cmphex(reg_read(qts, TDA_CEC_ADDR, 0xfe), ==, 0);
+    g_assert_cmphex(reg_read(qts, TDA_CEC_ADDR, 0xfd), ==, 0x03);
+    g_assert_true(qtest_get_irq(qts, 0));
+    g_assert_cmphex(reg_read(qts, TDA_CEC_ADDR, 0xfd), ==, 0);
+
+    /* With no monitor the DDC reads all ones */
+    tda_write(qts, 9, 0xfa, 1);
+    tda_write(qts, 9, 0xfa, 0);
+    qtest_clock_step(qts, 12 * 1000 * 1000);
+    g_assert_cmphex(tda_read(qts, 9, 0x00), ==, 0xff);
+    g_assert_cmphex(tda_read(qts, 9, 0x01), ==, 0xff);
+    qtest_quit(qts);
+}
+
 static void add(const Board *b, const char *name, GTestDataFunc fn)
 {
     g_autofree char *path = g_strdup_printf("am335x/i2c/%s/%s", b->machine,
@@ -582,6 +661,7 @@ int main(int argc, char **argv)
         if (b->pmic_addr == TPS65217_ADDR) {
             add(b, "tps65217-password", test_tps65217_password);
             add(b, "tps65217-button", test_tps65217_button);
+            add(b, "tda19988", test_tda19988);
         } else {
             add(b, "tps65910", test_tps65910);
         }
