@@ -125,6 +125,15 @@ static void load_palette(QTestState *qts, bool bpp8)
     lcdc_write(qts, IRQSTATUS, ~0u);
 }
 
+/* The raster on, 16 bpp from FB0 at FB_ADDR */
+static void start_16bpp(QTestState *qts)
+{
+    load_palette(qts, false);
+    lcdc_write(qts, FB0_BASE, FB_ADDR);
+    lcdc_write(qts, FB0_CEILING, FB_ADDR + COLS * ROWS * 2);
+    lcdc_write(qts, RASTER_CTRL, LCDTFT | PALMODE(DATA_ONLY) | LCDEN);
+}
+
 static void test_reset_values(void)
 {
     QTestState *qts = qtest_init("-M beaglebone-black");
@@ -147,10 +156,7 @@ static void test_frame_timing(void)
 {
     QTestState *qts = start("beaglebone-black");
 
-    load_palette(qts, false);
-    lcdc_write(qts, FB0_BASE, FB_ADDR);
-    lcdc_write(qts, FB0_CEILING, FB_ADDR + COLS * ROWS * 2);
-    lcdc_write(qts, RASTER_CTRL, LCDTFT | PALMODE(DATA_ONLY) | LCDEN);
+    start_16bpp(qts);
 
     qtest_clock_step(qts, EOF_NS - SLACK);
     g_assert_cmphex(lcdc_read(qts, IRQSTATUS_RAW), ==, 0);
@@ -283,10 +289,7 @@ static void test_clock_and_reset(void)
 {
     QTestState *qts = start("beaglebone-black");
 
-    load_palette(qts, false);
-    lcdc_write(qts, FB0_BASE, FB_ADDR);
-    lcdc_write(qts, FB0_CEILING, FB_ADDR + COLS * ROWS * 2);
-    lcdc_write(qts, RASTER_CTRL, LCDTFT | PALMODE(DATA_ONLY) | LCDEN);
+    start_16bpp(qts);
     qtest_clock_step(qts, EOF_NS / 2);
     qtest_writel(qts, CM_PER_LCDC_CLKCTRL, 0);
     qtest_clock_step(qts, 4 * FRAME_NS);
@@ -442,11 +445,8 @@ static void test_migration(void)
     QTestState *qts = start("beaglebone-black");
     int64_t eof;
 
-    load_palette(qts, false);
-    lcdc_write(qts, FB0_BASE, FB_ADDR);
-    lcdc_write(qts, FB0_CEILING, FB_ADDR + COLS * ROWS * 2);
     lcdc_write(qts, IRQENABLE_SET, IRQ_EOF0);
-    lcdc_write(qts, RASTER_CTRL, LCDTFT | PALMODE(DATA_ONLY) | LCDEN);
+    start_16bpp(qts);
     /* The clock after the step, less the half EOF time, is the start */
     eof = qtest_clock_step(qts, EOF_NS / 2) - EOF_NS / 2 + EOF_NS;
 
