@@ -147,6 +147,12 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                              !cfg->pmic_power_en, &error_abort);
     object_property_set_bool(OBJECT(&soc->lcdc), "rb-crossed",
                              cfg->lcd_rb_crossed, &error_abort);
+    qdev_prop_set_uint32(DEVICE(&soc->mcasp[cfg->audio_mcasp]), "ahclkx-hz",
+                         cfg->audio_ahclkx_hz);
+    if (machine->audiodev) {
+        qdev_prop_set_string(DEVICE(&soc->mcasp[cfg->audio_mcasp]),
+                             "audiodev", machine->audiodev);
+    }
     am335x_board_connect_can(machine, soc);
     qdev_realize(DEVICE(soc), NULL, &error_fatal);
 
@@ -222,6 +228,8 @@ void am335x_board_class_init(MachineClass *mc)
     mc->no_parallel = 1;
     mc->no_floppy = 1;
     mc->no_cdrom = 1;
+    /* -M <board>,audiodev=ID: where the board's audio output plays */
+    machine_add_audiodev_property(mc);
 
     object_class_property_add_bool(OBJECT_CLASS(mc), "timing",
                                    am335x_board_get_timing,

@@ -28,6 +28,10 @@ typedef struct AM335xBoardConfig {
      * blue-and-red-wiring = "crossed").
      */
     bool lcd_rb_crossed;
+    /* The McASP whose serializers feed the board's audio output */
+    int audio_mcasp;
+    /* A clock on that McASP's AHCLKX pin, in Hz (0: none) */
+    uint32_t audio_ahclkx_hz;
 } AM335xBoardConfig;
 
 /* Creates and realizes the SoC, maps DDR and loads -kernel/-dtb/-initrd. */

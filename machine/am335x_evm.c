@@ -31,6 +31,8 @@ static const AM335xBoardConfig am335x_evm_config = {
     .ddr_mhz = 266,
     /* The 7" panel's red and blue lines are swapped (crossed) */
     .lcd_rb_crossed = true,
+    /* McASP1 to the TLV320AIC3106 codec, the bit clock master */
+    .audio_mcasp = 1,
 };
 
 /*

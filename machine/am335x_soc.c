@@ -59,6 +59,10 @@ static const hwaddr am335x_memmap[] = {
     [AM335X_DEV_DCAN0]      = 0x481cc000,
     [AM335X_DEV_DCAN1]      = 0x481d0000,
     [AM335X_DEV_LCDC]       = 0x4830e000,
+    [AM335X_DEV_MCASP0]     = 0x48038000,
+    [AM335X_DEV_MCASP1]     = 0x4803c000,
+    [AM335X_DEV_MCASP0_DATA] = 0x46000000,
+    [AM335X_DEV_MCASP1_DATA] = 0x46400000,
     [AM335X_DEV_EDMA_TPCC]  = 0x49000000,
     [AM335X_DEV_EDMA_TPTC0] = 0x49800000,
     [AM335X_DEV_EDMA_TPTC1] = 0x49900000,
@@ -85,6 +89,11 @@ static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 #define AM335X_IRQ_WDT1         91
 #define AM335X_IRQ_TSCADC       16
 #define AM335X_IRQ_LCDC         36
+/* McASPn TX and RX interrupts, and their EDMA events (TRM 6-1, 11-23) */
+static const int am335x_mcasp_irq[AM335X_NUM_MCASP][2] = { { 80, 81 },
+                                                           { 82, 83 } };
+static const int am335x_mcasp_dma[AM335X_NUM_MCASP][2] = { { 8, 9 },
+                                                           { 10, 11 } };
 /* DCANx_INT0 and DCANx_INT1 (the parity line is not modelled) */
 static const int am335x_dcan_irq[AM335X_NUM_DCAN][AM335X_DCAN_NUM_IRQS] = {
     { 52, 53 }, { 55, 56 },
@@ -168,8 +177,6 @@ static const struct {
     /* L3 */
     { "l3f-cfg",        0x44000000, 4 * MiB },
     { "l3s-cfg",        0x44800000, 4 * MiB },
-    { "mcasp0-data",    0x46000000, 4 * MiB },
-    { "mcasp1-data",    0x46400000, 4 * MiB },
     /* The TRM's 1 MiB EDMA3CC window beyond the DT's 64 KiB */
     { "edma-tpcc-rsvd", 0x49010000, 960 * KiB },
     { "l4-fast-cfg",    0x4a000000, 4 * KiB },
@@ -226,6 +233,10 @@ static void am335x_soc_init(Object *obj)
         object_initialize_child(obj, "dcan[*]", &s->dcan[i], TYPE_AM335X_DCAN);
     }
     object_initialize_child(obj, "lcdc", &s->lcdc, TYPE_AM335X_LCDC);
+    for (int i = 0; i < AM335X_NUM_MCASP; i++) {
+        object_initialize_child(obj, "mcasp[*]", &s->mcasp[i],
+                                TYPE_AM335X_MCASP);
+    }
     object_initialize_child(obj, "edma-tpcc", &s->edma_tpcc,
                             TYPE_AM335X_EDMA_TPCC);
     for (int i = 0; i < AM335X_NUM_EDMA_TPTC; i++) {
@@ -508,6 +519,25 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
                     am335x_memmap[AM335X_DEV_LCDC]);
     sysbus_connect_irq(SYS_BUS_DEVICE(&s->lcdc), 0,
                        am335x_soc_irq(s, AM335X_IRQ_LCDC));
+
+    /* McASP0-1: configuration port on L4_PER, data port on L3 */
+    for (int i = 0; i < AM335X_NUM_MCASP; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->mcasp[i]);
+
+        qdev_prop_set_uint32(DEVICE(sbd), "auxclk-hz", s->prcm.sys_clk_hz);
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_MCASP0 + i]);
+        sysbus_mmio_map(sbd, 1, am335x_memmap[AM335X_DEV_MCASP0_DATA + i]);
+        for (int j = 0; j < 2; j++) {
+            sysbus_connect_irq(sbd, j, am335x_soc_irq(s,
+                                                      am335x_mcasp_irq[i][j]));
+            qdev_connect_gpio_out_named(DEVICE(sbd), AM335X_MCASP_DMA_REQUEST,
+                                        j, am335x_soc_dma_event(s,
+                                            am335x_mcasp_dma[i][j]));
+        }
+    }
 
     /* D_CAN0-1, each on the CAN bus the board gives it, if any */
     for (int i = 0; i < AM335X_NUM_DCAN; i++) {

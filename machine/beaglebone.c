@@ -27,6 +27,9 @@ static const AM335xBoardConfig beaglebone_black_config = {
     .mpu_mhz = 1000,
     .ddr_mhz = 400,
     .pmic_power_en = true,
+    /* HDMI audio: McASP0 to the TDA19988, AHCLKX from a 24.576 MHz clock */
+    .audio_mcasp = 0,
+    .audio_ahclkx_hz = 24576000,
 };
 
 static void beaglebone_black_init(MachineState *machine)

@@ -58,18 +58,6 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x110, .sysc_type = OMAP2, .sysc_mask = 0x31b,
         .syss_offset = 0x114,
     }, {
-        /* ti-sysc "mcasp" (rev 0, sysc 4): 0x44306302.  Data port apart. */
-        .name = "mcasp0", .base = 0x48038000, .size = 8 * KiB,
-        .rev_offset = 0x0, .revision = 0x44306302,
-        .sysc_offset = 0x4, .sysc_type = SIMPLE, .sysc_mask = 0x3,
-        .syss_offset = NONE,
-    }, {
-        /* As mcasp0. */
-        .name = "mcasp1", .base = 0x4803c000, .size = 8 * KiB,
-        .rev_offset = 0x0, .revision = 0x44306302,
-        .sysc_offset = 0x4, .sysc_type = SIMPLE, .sysc_mask = 0x3,
-        .syss_offset = NONE,
-    }, {
         /*
          * ti-sysc "mailbox": 0x00000400 (omap-mailbox prints "rev 0x400"
          * on a BeagleBone Black).  No SYSSTATUS: SOFTRESET self-clears.

@@ -35,6 +35,7 @@ import script_tests  # noqa: E402,F401
 import adc_tests  # noqa: E402,F401
 import can_tests  # noqa: E402,F401
 import lcd_tests  # noqa: E402,F401
+import audio_tests  # noqa: E402,F401
 
 
 def run_one(index):

@@ -51,11 +51,12 @@ for _board in g.BOARDS:
             lambda t, b=_board, k=_kernel: boot_shell(b, k, t))
 
 
-# Devices whose blocks are not modelled yet (McASP) or that the boards
-# leave absent (the EVM's I2C1 sensors).  The clean-probe test reports them
+# Devices whose blocks are not modelled yet (the EVM's AIC3106 codec, so
+# its sound card) or that the boards leave absent (the EVM's I2C1
+# sensors).  The clean-probe test reports them
 # as "known" instead of failing; each entry goes when its model lands.
 UNMODELLED = "|".join([
-    r"asoc-simple-card|sound",      # McASP + codecs
+    r"asoc-simple-card|sound",      # EVM: McASP1 + AIC3106 codec
     r"tsl2550|lm75|1-0039|1-0048|lis3",  # EVM I2C1 sensors (absent)
 ])
 

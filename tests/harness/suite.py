@@ -97,6 +97,8 @@ DEBIAN_MODULES = {
     "adc": ["ti_am335x_adc"],
     "can": ["c_can_platform", "can_raw"],
     "lcd": ["pwm_tiecap", "pwm_bl", "panel_simple", "tda998x", "tilcdc"],
+    "audio": ["snd_soc_hdmi_codec", "tda998x", "snd_soc_davinci_mcasp",
+              "snd_soc_simple_card"],
 }
 
 

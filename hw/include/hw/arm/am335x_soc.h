@@ -21,6 +21,7 @@
 #include "hw/watchdog/am335x_wdt.h"
 #include "hw/adc/am335x_tscadc.h"
 #include "hw/display/am335x_lcdc.h"
+#include "hw/audio/am335x_mcasp.h"
 #include "hw/net/am335x_dcan.h"
 #include "hw/timer/am335x_dmtimer.h"
 #include "hw/misc/am335x_control.h"
@@ -37,6 +38,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 #define AM335X_NUM_GPIOS 4
 #define AM335X_NUM_I2C 3
 #define AM335X_NUM_DCAN 2
+#define AM335X_NUM_MCASP 2
 #define AM335X_NUM_EDMA_TPTC 3
 #define AM335X_NUM_MMC 3
 
@@ -76,6 +78,10 @@ enum {
     AM335X_DEV_DCAN0,
     AM335X_DEV_DCAN1,
     AM335X_DEV_LCDC,
+    AM335X_DEV_MCASP0,
+    AM335X_DEV_MCASP1,
+    AM335X_DEV_MCASP0_DATA,
+    AM335X_DEV_MCASP1_DATA,
     AM335X_DEV_EDMA_TPCC,
     AM335X_DEV_EDMA_TPTC0,
     AM335X_DEV_EDMA_TPTC1,
@@ -106,6 +112,7 @@ struct AM335xSoCState {
     AM335xTscAdcState tscadc;
     AM335xDcanState dcan[AM335X_NUM_DCAN];
     AM335xLcdcState lcdc;
+    AM335xMcaspState mcasp[AM335X_NUM_MCASP];
     AM335xEdmaTpccState edma_tpcc;
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xHsmmcState mmc[AM335X_NUM_MMC];
