@@ -369,6 +369,12 @@ static void am335x_mcasp_slot(void *opaque)
     if (!s->tx_running) {
         return;
     }
+    if (!am335x_mcasp_bclk_hz(s)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: the bit clock went away while "
+                      "transmitting\n", __func__);
+        s->tx_running = false;
+        return;
+    }
     if ((s->xtdm & BIT(s->slot)) && (tx & ~s->xbuf_full) && s->dma_owed) {
         int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
@@ -910,7 +916,7 @@ static int am335x_mcasp_post_load(void *opaque, int version_id)
     if (s->fifo_head >= AM335X_MCASP_FIFO_WORDS ||
         s->fifo_count > AM335X_MCASP_FIFO_WORDS ||
         s->dma_owed > AM335X_MCASP_FIFO_WORDS ||
-        s->frame_chan > AM335X_MCASP_MAX_CHANNELS || s->slot > 32 ||
+        s->frame_chan > AM335X_MCASP_MAX_CHANNELS || s->slot >= 32 ||
         s->out_head >= ARRAY_SIZE(s->out) ||
         s->out_count > ARRAY_SIZE(s->out) ||
         s->out_channels > AM335X_MCASP_MAX_CHANNELS) {
