@@ -135,8 +135,13 @@ REG32(RFIFOSTS, 0x100c)
 
 #define SRMOD_TX                1
 
-/* How long a slot waits for data the DMA was asked for, and how often */
-#define MCASP_DMA_GRACE_NS      (1 * SCALE_MS)
+/*
+ * How long a slot waits for data the DMA was asked for, and how often it
+ * looks.  Not a property of the part (its EDMA answers within a
+ * microsecond): the longest delay a loaded host may add to QEMU's timers
+ * that the model hides, well inside ALSA's own timeouts.
+ */
+#define MCASP_DMA_GRACE_NS      (20 * SCALE_MS)
 #define MCASP_DMA_RETRY_NS      (1 * SCALE_US)
 
 static uint32_t am335x_mcasp_tx_sers(AM335xMcaspState *s)
