@@ -356,6 +356,22 @@ static void am335x_mcasp_frame_out(AM335xMcaspState *s)
     }
 }
 
+/* (Re)opens the audio voice at out_rate and out_channels, signed 16-bit */
+static void am335x_mcasp_open_voice(AM335xMcaspState *s)
+{
+    struct audsettings as = {
+        .freq = s->out_rate,
+        .nchannels = s->out_channels,
+        .fmt = AUDIO_FORMAT_S16,
+        .endianness = HOST_BIG_ENDIAN,
+    };
+
+    if (s->card.state) {
+        s->voice = AUD_open_out(&s->card, s->voice, "am335x-mcasp", s,
+                                am335x_mcasp_audio_out, &as);
+    }
+}
+
 static int64_t am335x_mcasp_slot_ns(AM335xMcaspState *s)
 {
     uint64_t bclk = am335x_mcasp_bclk_hz(s);
@@ -452,19 +468,9 @@ static void am335x_mcasp_tx_start(AM335xMcaspState *s)
     trace_am335x_mcasp_start(bclk, slots, rate, channels);
     if (channels && rate && (!s->voice || rate != s->out_rate ||
                              channels != s->out_channels)) {
-        struct audsettings as = {
-            .freq = rate,
-            .nchannels = channels,
-            .fmt = AUDIO_FORMAT_S16,
-            .endianness = HOST_BIG_ENDIAN,
-        };
-
-        if (s->card.state) {
-            s->voice = AUD_open_out(&s->card, s->voice, "am335x-mcasp", s,
-                                    am335x_mcasp_audio_out, &as);
-        }
         s->out_rate = rate;
         s->out_channels = channels;
+        am335x_mcasp_open_voice(s);
         s->out_head = 0;
         s->out_count = 0;
     }
@@ -929,15 +935,7 @@ static int am335x_mcasp_post_load(void *opaque, int version_id)
     }
     /* The audio voice is the destination's: reopen it */
     if (s->card.state && s->tx_running && s->out_rate && s->out_channels) {
-        struct audsettings as = {
-            .freq = s->out_rate,
-            .nchannels = s->out_channels,
-            .fmt = AUDIO_FORMAT_S16,
-            .endianness = HOST_BIG_ENDIAN,
-        };
-
-        s->voice = AUD_open_out(&s->card, s->voice, "am335x-mcasp", s,
-                                am335x_mcasp_audio_out, &as);
+        am335x_mcasp_open_voice(s);
         if (s->voice) {
             AUD_set_active_out(s->voice, 1);
         }
