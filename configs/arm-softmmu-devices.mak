@@ -11,3 +11,9 @@ CONFIG_AM335X_EVM=y
 CONFIG_ARM_VIRT=y
 CONFIG_VIRTIO_NET=y
 CONFIG_VIRTIO_MMIO=y
+
+# USB devices for the MUSB host ports: usb-storage, usb-kbd/-mouse/-tablet,
+# usb-hub.
+CONFIG_USB_STORAGE_CLASSIC=y
+CONFIG_USB_HID=y
+CONFIG_USB_HUB=y

@@ -75,6 +75,12 @@ static const hwaddr am335x_memmap[] = {
     /* The GPMC chip-select windows: TRM table 2-1, 0x00000000-0x1fffffff */
     [AM335X_DEV_GPMC_SPACE] = 0x00000000,
     [AM335X_DEV_ELM]        = 0x48080000,
+    [AM335X_DEV_USBSS]      = 0x47400000,
+    [AM335X_DEV_USB0]       = 0x47401000,
+    [AM335X_DEV_USB1]       = 0x47401800,
+    [AM335X_DEV_CPPI41_CONTROLLER] = 0x47402000,
+    [AM335X_DEV_CPPI41_SCHEDULER]  = 0x47403000,
+    [AM335X_DEV_CPPI41_QUEUEMGR]   = 0x47404000,
     [AM335X_DEV_DDR]        = 0x80000000,
 };
 
@@ -89,6 +95,8 @@ static const int am335x_i2c_irq[AM335X_NUM_I2C] = { 70, 71, 30 };
 #define AM335X_IRQ_WDT1         91
 #define AM335X_IRQ_TSCADC       16
 #define AM335X_IRQ_LCDC         36
+#define AM335X_IRQ_USBSS        17
+static const int am335x_usb_irq[AM335X_NUM_USB] = { 18, 19 };
 /* McASPn TX and RX interrupts, and their EDMA events (TRM 6-1, 11-23) */
 static const int am335x_mcasp_irq[AM335X_NUM_MCASP][2] = { { 80, 81 },
                                                            { 82, 83 } };
@@ -236,6 +244,10 @@ static void am335x_soc_init(Object *obj)
     for (int i = 0; i < AM335X_NUM_MCASP; i++) {
         object_initialize_child(obj, "mcasp[*]", &s->mcasp[i],
                                 TYPE_AM335X_MCASP);
+    }
+    object_initialize_child(obj, "usbss", &s->usbss, TYPE_AM335X_CPPI41);
+    for (int i = 0; i < AM335X_NUM_USB; i++) {
+        object_initialize_child(obj, "usb[*]", &s->usb[i], TYPE_AM335X_MUSB);
     }
     object_initialize_child(obj, "edma-tpcc", &s->edma_tpcc,
                             TYPE_AM335X_EDMA_TPCC);
@@ -538,6 +550,45 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
                                             am335x_mcasp_dma[i][j]));
         }
     }
+
+    /*
+     * The USB subsystem: USB0-1 (MUSB cores behind their wrappers) and
+     * the CPPI 4.1 DMA that serves their endpoints.  Both boards have
+     * USB1 on a type-A socket (its ID pin grounded: the host) and USB0
+     * on a mini-B/AB one (ID floating until an A plug goes in).
+     */
+    for (int i = 0; i < AM335X_NUM_USB; i++) {
+        SysBusDevice *sbd = SYS_BUS_DEVICE(&s->usb[i]);
+
+        qdev_prop_set_uint32(DEVICE(sbd), "instance", i);
+        qdev_prop_set_bit(DEVICE(sbd), "id-grounded", i == 1);
+        object_property_set_link(OBJECT(sbd), "dma", OBJECT(&s->usbss),
+                                 &error_abort);
+        if (!sysbus_realize(sbd, errp)) {
+            return;
+        }
+        sysbus_mmio_map(sbd, 0, am335x_memmap[AM335X_DEV_USB0 + i]);
+        sysbus_connect_irq(sbd, 0, am335x_soc_irq(s, am335x_usb_irq[i]));
+    }
+    object_property_set_link(OBJECT(&s->usbss), "dma-mr",
+                             OBJECT(get_system_memory()), &error_abort);
+    object_property_set_link(OBJECT(&s->usbss), "usb0", OBJECT(&s->usb[0]),
+                             &error_abort);
+    object_property_set_link(OBJECT(&s->usbss), "usb1", OBJECT(&s->usb[1]),
+                             &error_abort);
+    if (!sysbus_realize(SYS_BUS_DEVICE(&s->usbss), errp)) {
+        return;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->usbss), AM335X_CPPI41_GLUE,
+                    am335x_memmap[AM335X_DEV_USBSS]);
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->usbss), AM335X_CPPI41_CONTROLLER,
+                    am335x_memmap[AM335X_DEV_CPPI41_CONTROLLER]);
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->usbss), AM335X_CPPI41_SCHEDULER,
+                    am335x_memmap[AM335X_DEV_CPPI41_SCHEDULER]);
+    sysbus_mmio_map(SYS_BUS_DEVICE(&s->usbss), AM335X_CPPI41_QUEUEMGR,
+                    am335x_memmap[AM335X_DEV_CPPI41_QUEUEMGR]);
+    sysbus_connect_irq(SYS_BUS_DEVICE(&s->usbss), 0,
+                       am335x_soc_irq(s, AM335X_IRQ_USBSS));
 
     /* D_CAN0-1, each on the CAN bus the board gives it, if any */
     for (int i = 0; i < AM335X_NUM_DCAN; i++) {

@@ -117,17 +117,8 @@ const AM335xSyscModule am335x_sysc_modules[] = {
         .sysc_offset = 0x26004, .sysc_type = SIMPLE, .sysc_mask = 0x1f,
         .syss_offset = NONE,
     },
-    /* L3 */
+    /* L3 (the USB subsystem at 0x47400000 has its own model) */
     {
-        /*
-         * ti-sysc "usb_otg_hs" (SYSCONFIG at 0x10, no SYSSTATUS):
-         * 0x4ea2080d, the USBSS REVREG.  SOFTRESET self-clears.
-         */
-        .name = "usbss", .base = 0x47400000, .size = 32 * KiB,
-        .rev_offset = 0x0, .revision = 0x4ea2080d,
-        .sysc_offset = 0x10, .sysc_type = OMAP4, .sysc_mask = 0x3f,
-        .syss_offset = NONE,
-    }, {
         /* ti-sysc "emif": 0x40441403 under mask 0xffff0fff (EMIF4D). */
         .name = "emif", .base = 0x4c000000, .size = 16 * MiB,
         .rev_offset = 0x0, .revision = 0x40441403,

@@ -99,6 +99,7 @@ DEBIAN_MODULES = {
     "lcd": ["pwm_tiecap", "pwm_bl", "panel_simple", "tda998x", "tilcdc"],
     "audio": ["snd_soc_hdmi_codec", "tda998x", "snd_soc_davinci_mcasp",
               "snd_soc_simple_card"],
+    "usb": ["phy_am335x", "cppi41", "musb_dsps", "usb_storage", "sd_mod"],
 }
 
 

@@ -133,7 +133,7 @@ static void test_qom(const void *data)
         g_assert_cmpstr(qdict_get_str(resp, "return"), !=, "");
         qobject_unref(resp);
     }
-    g_assert_cmpint(n, ==, 15);
+    g_assert_cmpint(n, ==, 14);
 
     qtest_quit(qts);
 }

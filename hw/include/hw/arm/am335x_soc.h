@@ -28,6 +28,8 @@
 #include "hw/misc/am335x_prcm.h"
 #include "hw/misc/am335x_sysc.h"
 #include "hw/net/am335x_cpsw.h"
+#include "hw/dma/am335x_cppi41.h"
+#include "hw/usb/am335x_musb.h"
 #include "qom/object.h"
 
 #define TYPE_AM335X_SOC "am335x-soc"
@@ -41,6 +43,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xSoCState, AM335X_SOC)
 #define AM335X_NUM_MCASP 2
 #define AM335X_NUM_EDMA_TPTC 3
 #define AM335X_NUM_MMC 3
+#define AM335X_NUM_USB 2
 
 /* The blocks the SoC container itself maps (AM335x TRM, chapter 2). */
 enum {
@@ -93,6 +96,12 @@ enum {
     AM335X_DEV_GPMC,
     AM335X_DEV_GPMC_SPACE,
     AM335X_DEV_ELM,
+    AM335X_DEV_USBSS,
+    AM335X_DEV_USB0,
+    AM335X_DEV_USB1,
+    AM335X_DEV_CPPI41_CONTROLLER,
+    AM335X_DEV_CPPI41_SCHEDULER,
+    AM335X_DEV_CPPI41_QUEUEMGR,
     AM335X_DEV_DDR,
 };
 
@@ -113,6 +122,8 @@ struct AM335xSoCState {
     AM335xDcanState dcan[AM335X_NUM_DCAN];
     AM335xLcdcState lcdc;
     AM335xMcaspState mcasp[AM335X_NUM_MCASP];
+    AM335xCppi41State usbss;
+    AM335xMusbState usb[AM335X_NUM_USB];
     AM335xEdmaTpccState edma_tpcc;
     AM335xEdmaTptcState edma_tptc[AM335X_NUM_EDMA_TPTC];
     AM335xHsmmcState mmc[AM335X_NUM_MMC];

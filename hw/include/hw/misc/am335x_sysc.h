@@ -68,7 +68,7 @@ typedef struct AM335xSyscModule {
     uint32_t syss_fixed;
 } AM335xSyscModule;
 
-#define AM335X_SYSC_NUM_MODULES 15
+#define AM335X_SYSC_NUM_MODULES 14
 
 /* am335x_sysc_modules.c checks that it holds AM335X_SYSC_NUM_MODULES. */
 extern const AM335xSyscModule am335x_sysc_modules[];

@@ -1,0 +1,87 @@
+"""Guest tests of the USB subsystem: a USB stick on the host port.
+
+QEMU's usb-storage, on USB1's bus (the type-A socket of both boards),
+enumerates at high speed through the real drivers: musb-dsps and
+musb-hdrc as the host, the CPPI 4.1 DMA (cppi41) moving the bulk data,
+usb-storage and sd.  The guest reads the whole stick and checks it
+against the image; then it writes a MiB of random data, which must be
+in the image when QEMU has exited, and reads it back past the page
+cache."""
+
+import hashlib
+import os
+import random
+import tempfile
+
+import guest as g
+from suite import ALL_PAIRS, test_pairs, booted, load_modules
+
+STICK_BYTES = 4 * 1024 * 1024
+WRITE_OFFSET = 1024 * 1024      # where the guest writes its MiB
+WRITE_BYTES = 1024 * 1024
+
+
+def md5_of(data):
+    return hashlib.md5(data).hexdigest()
+
+
+def check_storage(board, kernel, timeout):
+    fd, img = tempfile.mkstemp(prefix="am335x-usb-", suffix=".img")
+    data = random.Random(335).randbytes(STICK_BYTES)
+    os.write(fd, data)
+    os.close(fd)
+    args = ["-drive", "if=none,id=stick,format=raw,file=%s" % img,
+            "-device", "usb-storage,bus=usb-bus.1,port=1,drive=stick"]
+    try:
+        with booted(board, kernel, "usb", timeout, extra_args=args) as vm:
+            load_modules(vm, "usb")
+            status, out = vm.shell(
+                "for i in $(seq 300); do [ -e /sys/block/sda ] && break; "
+                "sleep 0.1; done; cat /sys/block/sda/size", 60)
+            if status != 0 or out.split()[-1] != str(STICK_BYTES // 512):
+                _, log = vm.shell("dmesg | grep -i -E 'usb|musb|cppi'")
+                raise g.GuestError("no 4 MiB /dev/sda: %r\n%s" % (out, log))
+            status, out = vm.shell(
+                "for d in /sys/bus/usb/devices/*; do "
+                "[ \"$(cat $d/idVendor 2>/dev/null)\" = 46f4 ] && "
+                "cat $d/speed; done; true")
+            if status != 0 or out.split()[-1:] != ["480"]:
+                raise g.GuestError("the stick is not at 480 Mb/s: %r" % out)
+            status, out = vm.shell("dd if=/dev/sda bs=64k 2>/dev/null | "
+                                   "md5sum", 120)
+            if status != 0 or out.split()[0] != md5_of(data):
+                raise g.GuestError("read the stick: %r, want %s"
+                                   % (out, md5_of(data)))
+            status, out = vm.shell(
+                "dd if=/dev/urandom of=/tmp/w bs=64k count=%d 2>/dev/null && "
+                "md5sum /tmp/w && dd if=/tmp/w of=/dev/sda bs=64k seek=%d "
+                "conv=fsync 2>/dev/null && echo 3 > /proc/sys/vm/drop_caches "
+                "&& dd if=/dev/sda bs=64k skip=%d count=%d 2>/dev/null | "
+                "md5sum" % (WRITE_BYTES // 65536, WRITE_OFFSET // 65536,
+                            WRITE_OFFSET // 65536, WRITE_BYTES // 65536), 120)
+            sums = [w for w in out.split() if len(w) == 32]
+            if status != 0 or len(sums) != 2 or sums[0] != sums[1]:
+                raise g.GuestError("write and read back: %r" % out)
+            _, irqs = vm.shell("grep -E 'INTC  1[789] ' /proc/interrupts")
+            print("#   %s" % " | ".join(l.strip() for l in irqs.splitlines()))
+            # The bulk data went by DMA: a completion interrupt per packet
+            dma = [l.split()[1] for l in irqs.splitlines()
+                   if "INTC  17 " in l]
+            if not dma or int(dma[0]) < STICK_BYTES // 512:
+                raise g.GuestError("too few CPPI 4.1 interrupts: %s" % irqs)
+            status, out = vm.shell("dmesg | grep -i -E 'musb|cppi|usb' | "
+                                   "grep -i -E 'error|fail|timeout|babble'")
+            if status == 0:
+                raise g.GuestError("driver errors in dmesg:\n" + out)
+        with open(img, "rb") as f:
+            f.seek(WRITE_OFFSET)
+            written = f.read(WRITE_BYTES)
+    finally:
+        os.unlink(img)
+    if md5_of(written) != sums[0]:
+        raise g.GuestError("the image does not hold what the guest wrote")
+
+
+test_pairs({
+    "usb-storage": (check_storage, ALL_PAIRS),
+}, 240)
