@@ -137,6 +137,7 @@
 #define POWER_HSENAB        0x20
 #define POWER_WRITABLE      0xef
 
+#define INTRUSB_RESUME      0x02
 #define INTRUSB_CONNECT     0x10
 #define INTRUSB_DISCONNECT  0x20
 
@@ -198,7 +199,10 @@
 
 #define TYPE_PROTO(t)       (((t) >> 4) & 3)
 #define TYPE_TARGET_EP(t)   ((t) & 0xf)
+#define PROTO_ISO           1
 #define PROTO_INT           3
+#define TYPE_SPEED_MASK     0xc0
+#define TYPE_SPEED_HIGH     0x40
 #define MAXP_PAYLOAD(m)     ((m) & 0x7ff)
 #define MAXP_MULT(m)        ((((m) >> 11) & 0x1f) + 1)
 
@@ -377,30 +381,47 @@ static void musb_pipe_done(AM335xMusbState *s, int epn, bool in,
     }
 }
 
+/*
+ * The polling interval of a periodic (interrupt or isochronous) endpoint,
+ * 0 for bulk and control: RXINTERVAL/TXINTERVAL in frames (full/low
+ * speed interrupt) or 2^(m-1) (micro)frames, at the target's speed.
+ */
+static int64_t musb_poll_interval_ns(AM335xMusbState *s, int epn, bool in)
+{
+    AM335xMusbEndpoint *e = &s->ep[epn];
+    uint8_t type = in ? e->rxtype : e->txtype;
+    uint8_t m = MAX(in ? e->rxinterval : e->txinterval, 1);
+    int proto = TYPE_PROTO(type);
+    bool hs = (type & TYPE_SPEED_MASK) ? (type & TYPE_SPEED_MASK) ==
+              TYPE_SPEED_HIGH : !!(s->power & POWER_HSMODE);
+
+    if (epn == 0 || (proto != PROTO_INT && proto != PROTO_ISO)) {
+        return 0;
+    }
+    if (hs) {
+        return (int64_t)HS_MICROFRAME_NS << MIN(m - 1, 15);
+    }
+    if (proto == PROTO_INT) {
+        return (int64_t)FS_FRAME_NS * m;
+    }
+    return (int64_t)FS_FRAME_NS << MIN(m - 1, 15);
+}
+
 /* The device NAKed: try again later, or give up at the NAK limit */
 static void musb_pipe_nak(AM335xMusbState *s, int epn, bool in)
 {
     AM335xMusbEndpoint *e = &s->ep[epn];
     AM335xMusbPipe *p = in ? &e->rx : &e->tx;
-    uint8_t type = in && epn ? e->rxtype : e->txtype;
     uint8_t interval = in && epn ? e->rxinterval : e->txinterval;
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     int64_t frame = musb_frame_ns(s);
-    int64_t wait = frame;
+    int64_t wait = musb_poll_interval_ns(s, epn, in && epn);
 
     if (!p->nak_start_ns) {
         p->nak_start_ns = now;
     }
-    if (epn && TYPE_PROTO(type) == PROTO_INT) {
-        /* An interrupt endpoint is polled once each interval */
-        if (s->power & POWER_HSMODE) {
-            wait = frame << MIN(MAX(interval, 1) - 1, 15);
-        } else {
-            wait = frame * MAX(interval, 1);
-        }
-    } else if (interval >= 2 &&
-               now - p->nak_start_ns >=
-               (frame << MIN(interval - 1, 15))) {
+    if (!wait && interval >= 2 &&
+        now - p->nak_start_ns >= (frame << MIN(interval - 1, 15))) {
         /* Bulk and control: NAK limit of 2^(m-1) (micro)frames */
         p->pending = false;
         p->retry_ns = 0;
@@ -415,7 +436,8 @@ static void musb_pipe_nak(AM335xMusbState *s, int epn, bool in)
         musb_raise_ep(s, epn, in && epn);
         return;
     }
-    p->retry_ns = now + wait;
+    /* A periodic endpoint is polled once each interval */
+    p->retry_ns = now + (wait ? wait : frame);
     musb_retry_rearm(s);
 }
 
@@ -507,6 +529,13 @@ static void musb_pipe_start(AM335xMusbState *s, int epn, bool in)
     }
     p->pending = true;
     p->nak_start_ns = 0;
+    if (musb_poll_interval_ns(s, epn, in && epn)) {
+        /* A periodic endpoint's transaction waits for its next poll */
+        p->retry_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                      musb_poll_interval_ns(s, epn, in && epn);
+        musb_retry_rearm(s);
+        return;
+    }
     musb_pipe_run(s, epn, in);
 }
 
@@ -626,13 +655,13 @@ static void musb_port_wakeup(USBPort *port)
 {
     AM335xMusbState *s = port->opaque;
 
-    /* An endpoint has something now: poll the waiting ones at once */
-    for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
-        if (s->ep[i].rx.pending && s->ep[i].rx.retry_ns) {
-            musb_pipe_run(s, i, true);
-        }
+    /*
+     * Remote wakeup of a suspended bus: the RESUME interrupt.  (A waiting
+     * endpoint is polled at its next interval anyway.)
+     */
+    if (s->power & POWER_SUSPENDM) {
+        musb_raise_usb(s, INTRUSB_RESUME);
     }
-    musb_retry_rearm(s);
 }
 
 static void musb_port_complete(USBPort *port, USBPacket *packet)

@@ -1,12 +1,17 @@
-"""Guest tests of the USB subsystem: a USB stick on the host port.
+"""Guest tests of the USB subsystem: USB sticks on the host port.
 
-QEMU's usb-storage, on USB1's bus (the type-A socket of both boards),
-enumerates at high speed through the real drivers: musb-dsps and
-musb-hdrc as the host, the CPPI 4.1 DMA (cppi41) moving the bulk data,
-usb-storage and sd.  The guest reads the whole stick and checks it
-against the image; then it writes a MiB of random data, which must be
-in the image when QEMU has exited, and reads it back past the page
-cache."""
+usb-storage: QEMU's usb-storage in USB1's socket (the type-A socket of
+both boards) enumerates at high speed through the real drivers:
+musb-dsps and musb-hdrc as the host, the CPPI 4.1 DMA (cppi41) moving
+the bulk data, usb-storage and sd.  The guest reads the whole stick and
+checks it against the image; then it writes a MiB of random data, which
+must be in the image when QEMU has exited, and reads it back past the
+page cache.  The stick is then pulled out and plugged in again over QMP:
+the disk goes and comes back.
+
+usb-hub: two sticks behind the full-speed hub QEMU puts on the port
+(no port=1): the hub's status endpoint is polled at its interval, both
+sticks enumerate at 12 Mb/s and read back exactly."""
 
 import hashlib
 import os
@@ -14,7 +19,7 @@ import random
 import tempfile
 
 import guest as g
-from suite import ALL_PAIRS, test_pairs, booted, load_modules
+from suite import ALL_PAIRS, CROSS, test_pairs, booted, load_modules
 
 STICK_BYTES = 4 * 1024 * 1024
 WRITE_OFFSET = 1024 * 1024      # where the guest writes its MiB
@@ -25,22 +30,70 @@ def md5_of(data):
     return hashlib.md5(data).hexdigest()
 
 
+def check_dmesg(vm):
+    status, out = vm.shell("dmesg | grep -i -E 'musb|cppi|usb' | "
+                           "grep -i -E 'error|fail|timeout|babble'")
+    if status == 0:
+        raise g.GuestError("driver errors in dmesg:\n" + out)
+
+
+def check_hub(board, kernel, timeout):
+    images = []
+    args = []
+    try:
+        for i in range(2):
+            fd, img = tempfile.mkstemp(prefix="am335x-usb-", suffix=".img")
+            data = random.Random(i).randbytes(STICK_BYTES // 2)
+            os.write(fd, data)
+            os.close(fd)
+            images.append((img, md5_of(data)))
+            args += ["-drive", "if=none,id=stick%d,format=raw,file=%s"
+                     % (i, img),
+                     "-device", "usb-storage,bus=usb-bus.1,drive=stick%d" % i]
+        with booted(board, kernel, "usb", timeout, extra_args=args) as vm:
+            load_modules(vm, "usb")
+            for name in ("sda", "sdb"):
+                wait_disk(vm, name, STICK_BYTES // 2 // 512)
+            status, out = vm.shell(
+                "for d in /sys/bus/usb/devices/*; do "
+                "[ \"$(cat $d/idVendor 2>/dev/null)\" = 46f4 ] && "
+                "cat $d/speed; done; true")
+            if out.split() != ["12", "12"]:
+                raise g.GuestError("the sticks' speeds: %r" % out)
+            status, out = vm.shell("for d in sda sdb; do dd if=/dev/$d "
+                                   "bs=64k 2>/dev/null | md5sum; done", 120)
+            got = sorted(w for w in out.split() if len(w) == 32)
+            if status != 0 or got != sorted(m for _, m in images):
+                raise g.GuestError("read the sticks: %r" % out)
+            check_dmesg(vm)
+    finally:
+        for img, _ in images:
+            os.unlink(img)
+
+
+def wait_disk(vm, name, sectors):
+    status, out = vm.shell(
+        "for i in $(seq 300); do [ -e /sys/block/%s ] && break; "
+        "sleep 0.1; done; cat /sys/block/%s/size" % (name, name), 60)
+    if status != 0 or out.split()[-1] != str(sectors):
+        _, log = vm.shell("dmesg | grep -i -E 'usb|musb|cppi|hub'")
+        raise g.GuestError("no /dev/%s of %d sectors: %r\n%s"
+                           % (name, sectors, out, log))
+
+
 def check_storage(board, kernel, timeout):
     fd, img = tempfile.mkstemp(prefix="am335x-usb-", suffix=".img")
     data = random.Random(335).randbytes(STICK_BYTES)
     os.write(fd, data)
     os.close(fd)
-    args = ["-drive", "if=none,id=stick,format=raw,file=%s" % img,
-            "-device", "usb-storage,bus=usb-bus.1,port=1,drive=stick"]
+    # A -blockdev, not a -drive: it stays when its device is unplugged
+    args = ["-blockdev", "driver=raw,node-name=stick,file.driver=file,"
+            "file.filename=%s" % img,
+            "-device", "usb-storage,bus=usb-bus.1,port=1,drive=stick,id=stick0"]
     try:
         with booted(board, kernel, "usb", timeout, extra_args=args) as vm:
             load_modules(vm, "usb")
-            status, out = vm.shell(
-                "for i in $(seq 300); do [ -e /sys/block/sda ] && break; "
-                "sleep 0.1; done; cat /sys/block/sda/size", 60)
-            if status != 0 or out.split()[-1] != str(STICK_BYTES // 512):
-                _, log = vm.shell("dmesg | grep -i -E 'usb|musb|cppi'")
-                raise g.GuestError("no 4 MiB /dev/sda: %r\n%s" % (out, log))
+            wait_disk(vm, "sda", STICK_BYTES // 512)
             status, out = vm.shell(
                 "for d in /sys/bus/usb/devices/*; do "
                 "[ \"$(cat $d/idVendor 2>/dev/null)\" = 46f4 ] && "
@@ -69,10 +122,20 @@ def check_storage(board, kernel, timeout):
                    if "INTC  17 " in l]
             if not dma or int(dma[0]) < STICK_BYTES // 512:
                 raise g.GuestError("too few CPPI 4.1 interrupts: %s" % irqs)
-            status, out = vm.shell("dmesg | grep -i -E 'musb|cppi|usb' | "
-                                   "grep -i -E 'error|fail|timeout|babble'")
-            if status == 0:
-                raise g.GuestError("driver errors in dmesg:\n" + out)
+            check_dmesg(vm)
+
+            # Pulled out: the disk goes; plugged in again: it comes back
+            vm.qmp("device_del", id="stick0")
+            status, out = vm.shell(
+                "for i in $(seq 100); do [ -e /sys/block/sda ] || break; "
+                "sleep 0.1; done; ls /sys/block", 30)
+            if "sda" in out.split():
+                raise g.GuestError("the disk stayed after the unplug: %r"
+                                   % out)
+            vm.qmp("device_add", driver="usb-storage", bus="usb-bus.1",
+                   port="1", drive="stick", id="stick1")
+            wait_disk(vm, "sd[a-z]", STICK_BYTES // 512)
+            check_dmesg(vm)
         with open(img, "rb") as f:
             f.seek(WRITE_OFFSET)
             written = f.read(WRITE_BYTES)
@@ -84,4 +147,5 @@ def check_storage(board, kernel, timeout):
 
 test_pairs({
     "usb-storage": (check_storage, ALL_PAIRS),
+    "usb-hub": (check_hub, CROSS),
 }, 240)

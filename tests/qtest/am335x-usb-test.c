@@ -103,7 +103,9 @@
 #define DESC(i)             (DDR + 32 * (i))
 #define BUF(i)              (DDR + 0x10000 + 0x1000 * (i))
 
-#define KBD_ARGS    "-M beaglebone-black -device usb-kbd,bus=usb-bus.1,port=1,id=kbd"
+/* port=1: on the socket itself, not behind the hub QEMU would add */
+#define KBD_ARGS    "-M beaglebone-black " \
+                    "-device usb-kbd,bus=usb-bus.1,port=1,id=kbd"
 #define STICK_ARGS  "-M beaglebone-black " \
                     "-blockdev null-co,node-name=stick,size=1048576," \
                     "read-zeroes=on -device usb-storage,bus=usb-bus.1,port=1," \
