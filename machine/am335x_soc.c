@@ -562,6 +562,7 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
 
         qdev_prop_set_uint32(DEVICE(sbd), "instance", i);
         qdev_prop_set_bit(DEVICE(sbd), "id-grounded", i == 1);
+        qdev_prop_set_bit(DEVICE(sbd), "timing", s->timing);
         object_property_set_link(OBJECT(sbd), "dma", OBJECT(&s->usbss),
                                  &error_abort);
         if (!sysbus_realize(sbd, errp)) {

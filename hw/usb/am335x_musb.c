@@ -31,6 +31,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/module.h"
+#include "qemu/host-utils.h"
 #include "qapi/error.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
@@ -203,6 +204,12 @@
 #define PROTO_INT           3
 #define TYPE_SPEED_MASK     0xc0
 #define TYPE_SPEED_HIGH     0x40
+#define TYPE_SPEED_FULL     0x80
+
+/* Signalling rates (USB 2.0, 7.1.11) */
+#define USB_HS_BIT_RATE     480000000
+#define USB_FS_BIT_RATE     12000000
+#define USB_LS_BIT_RATE     1500000
 #define MAXP_PAYLOAD(m)     ((m) & 0x7ff)
 #define MAXP_MULT(m)        ((((m) >> 11) & 0x1f) + 1)
 
@@ -275,6 +282,7 @@ static void musb_pipe_cancel(AM335xMusbPipe *p)
     p->async = false;
     p->pending = false;
     p->retry_ns = 0;
+    p->done_ns = 0;
 }
 
 static void musb_retry_rearm(AM335xMusbState *s)
@@ -282,11 +290,15 @@ static void musb_retry_rearm(AM335xMusbState *s)
     int64_t next = INT64_MAX;
 
     for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
-        if (s->ep[i].tx.pending && s->ep[i].tx.retry_ns) {
-            next = MIN(next, s->ep[i].tx.retry_ns);
-        }
-        if (s->ep[i].rx.pending && s->ep[i].rx.retry_ns) {
-            next = MIN(next, s->ep[i].rx.retry_ns);
+        AM335xMusbPipe *pipes[2] = { &s->ep[i].tx, &s->ep[i].rx };
+
+        for (int j = 0; j < 2; j++) {
+            if (pipes[j]->pending && pipes[j]->retry_ns) {
+                next = MIN(next, pipes[j]->retry_ns);
+            }
+            if (pipes[j]->done_ns) {
+                next = MIN(next, pipes[j]->done_ns);
+            }
         }
     }
     if (next == INT64_MAX) {
@@ -441,6 +453,57 @@ static void musb_pipe_nak(AM335xMusbState *s, int epn, bool in)
     musb_retry_rearm(s);
 }
 
+/*
+ * The wire time of a transaction with @bytes of data at the target's
+ * speed: the data plus the protocol overhead of a bulk transaction
+ * (token, data packet framing and CRC, handshake, inter-packet gaps:
+ * 55 bytes at high speed, 13 at full and low speed; USB 2.0, tables 5-9
+ * and 5-10).  Bit stuffing is not counted.
+ */
+static int64_t musb_wire_ns(AM335xMusbState *s, int epn, bool in,
+                            uint32_t bytes)
+{
+    uint8_t type = in && epn ? s->ep[epn].rxtype : s->ep[epn].txtype;
+    uint8_t speed = type & TYPE_SPEED_MASK;
+    uint64_t bits;
+
+    if (!speed) {
+        speed = (s->power & POWER_HSMODE) ? TYPE_SPEED_HIGH : TYPE_SPEED_FULL;
+    }
+    switch (speed) {
+    case TYPE_SPEED_HIGH:
+        bits = (bytes + 55) * 8ull;
+        return muldiv64(bits, NANOSECONDS_PER_SECOND, USB_HS_BIT_RATE);
+    case TYPE_SPEED_FULL:
+        bits = (bytes + 13) * 8ull;
+        return muldiv64(bits, NANOSECONDS_PER_SECOND, USB_FS_BIT_RATE);
+    default:
+        bits = (bytes + 13) * 8ull;
+        return muldiv64(bits, NANOSECONDS_PER_SECOND, USB_LS_BIT_RATE);
+    }
+}
+
+/*
+ * The device answered: the transaction ends now, or with timing when its
+ * packets have crossed the wire (the bus carries one at a time).
+ */
+static void musb_pipe_finish(AM335xMusbState *s, int epn, bool in,
+                             int status, uint32_t len)
+{
+    AM335xMusbPipe *p = in ? &s->ep[epn].rx : &s->ep[epn].tx;
+
+    if (!s->timing || status == USB_RET_NODEV) {
+        musb_pipe_done(s, epn, in, status, len);
+        return;
+    }
+    p->done_ns = am335x_timing_book_at(&s->bus,
+                                       qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+                                       0, musb_wire_ns(s, epn, in, len));
+    p->done_status = status;
+    p->done_len = len;
+    musb_retry_rearm(s);
+}
+
 static void musb_pipe_result(AM335xMusbState *s, int epn, bool in)
 {
     AM335xMusbPipe *p = in ? &s->ep[epn].rx : &s->ep[epn].tx;
@@ -455,11 +518,11 @@ static void musb_pipe_result(AM335xMusbState *s, int epn, bool in)
         break;
     case USB_RET_SUCCESS:
         p->nak_start_ns = 0;
-        musb_pipe_done(s, epn, in, USB_RET_SUCCESS, pk->actual_length);
+        musb_pipe_finish(s, epn, in, USB_RET_SUCCESS, pk->actual_length);
         break;
     default:
         p->nak_start_ns = 0;
-        musb_pipe_done(s, epn, in, pk->status, 0);
+        musb_pipe_finish(s, epn, in, pk->status, 0);
         break;
     }
 }
@@ -545,13 +608,16 @@ static void musb_retry_timer_cb(void *opaque)
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
     for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
-        if (s->ep[i].tx.pending && s->ep[i].tx.retry_ns &&
-            s->ep[i].tx.retry_ns <= now) {
-            musb_pipe_run(s, i, false);
-        }
-        if (s->ep[i].rx.pending && s->ep[i].rx.retry_ns &&
-            s->ep[i].rx.retry_ns <= now) {
-            musb_pipe_run(s, i, true);
+        for (int in = 0; in < 2; in++) {
+            AM335xMusbPipe *p = in ? &s->ep[i].rx : &s->ep[i].tx;
+
+            if (p->done_ns && p->done_ns <= now) {
+                p->done_ns = 0;
+                musb_pipe_done(s, i, in, p->done_status, p->done_len);
+            }
+            if (p->pending && p->retry_ns && p->retry_ns <= now) {
+                musb_pipe_run(s, i, in);
+            }
         }
     }
     musb_retry_rearm(s);
@@ -694,7 +760,7 @@ static USBPortOps musb_port_ops = {
 static void musb_bus_wakeup_endpoint(USBBus *bus, USBEndpoint *ep,
                                      unsigned int stream)
 {
-    AM335xMusbState *s = container_of(bus, AM335xMusbState, bus);
+    AM335xMusbState *s = container_of(bus, AM335xMusbState, usb_bus);
 
     musb_port_wakeup(&s->port);
 }
@@ -1487,6 +1553,7 @@ static void musb_core_reset(AM335xMusbState *s)
         musb_pipe_cancel(&s->ep[i].rx);
     }
     timer_del(&s->retry_timer);
+    am335x_timing_reset(&s->bus);
     for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
         AM335xMusbEndpoint *e = &s->ep[i];
 
@@ -1553,8 +1620,9 @@ static void musb_realize(DeviceState *dev, Error **errp)
 {
     AM335xMusbState *s = AM335X_MUSB(dev);
 
-    usb_bus_new(&s->bus, sizeof(s->bus), &musb_bus_ops, dev);
-    usb_register_port(&s->bus, &s->port, s, 0, &musb_port_ops,
+    am335x_timing_init(&s->bus, 0, 0);
+    usb_bus_new(&s->usb_bus, sizeof(s->usb_bus), &musb_bus_ops, dev);
+    usb_register_port(&s->usb_bus, &s->port, s, 0, &musb_port_ops,
                       USB_SPEED_MASK_LOW | USB_SPEED_MASK_FULL |
                       USB_SPEED_MASK_HIGH);
     for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
@@ -1615,6 +1683,9 @@ static const VMStateDescription vmstate_musb_pipe = {
         VMSTATE_INT64(retry_ns, AM335xMusbPipe),
         VMSTATE_INT64(nak_start_ns, AM335xMusbPipe),
         VMSTATE_BOOL(async, AM335xMusbPipe),
+        VMSTATE_INT64(done_ns, AM335xMusbPipe),
+        VMSTATE_INT32(done_status, AM335xMusbPipe),
+        VMSTATE_UINT32(done_len, AM335xMusbPipe),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1681,11 +1752,13 @@ static const VMStateDescription vmstate_am335x_musb = {
         VMSTATE_STRUCT_ARRAY(ep, AM335xMusbState, AM335X_MUSB_NUM_EPS, 1,
                              vmstate_musb_ep, AM335xMusbEndpoint),
         VMSTATE_TIMER(retry_timer, AM335xMusbState),
+        VMSTATE_AM335X_TIMING(bus, AM335xMusbState),
         VMSTATE_END_OF_LIST()
     }
 };
 
 static const Property musb_properties[] = {
+    DEFINE_PROP_BOOL("timing", AM335xMusbState, timing, false),
     DEFINE_PROP_UINT32("instance", AM335xMusbState, instance, 0),
     DEFINE_PROP_BOOL("id-grounded", AM335xMusbState, id_grounded, false),
     DEFINE_PROP_LINK("dma", AM335xMusbState, dma, TYPE_AM335X_CPPI41,

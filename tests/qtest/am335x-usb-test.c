@@ -500,6 +500,43 @@ static void test_bulk_dma(void)
     qtest_quit(qts);
 }
 
+/*
+ * With timing=on a transaction ends when its packets have crossed the
+ * wire: at 480 Mb/s, a SETUP's 8 bytes plus the 55 bytes of protocol
+ * overhead take 1050 ns, the descriptor's 18 bytes 1216 ns.
+ */
+static void test_bus_timing(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black,timing=on "
+                                 "-device usb-kbd,bus=usb-bus.1,port=1");
+    static const uint8_t get_device[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+
+    start_session(qts);
+    port_reset(qts);
+    wrap_wr(qts, 1, W_IRQSTAT1, 0x1ff);
+    core_wrb(qts, 1, C_INDEX, 0);
+    for (int i = 0; i < 8; i++) {
+        core_wrb(qts, 1, C_FIFO(0), get_device[i]);
+    }
+    core_wrw(qts, 1, C_CSR0, CSR0_SETUPPKT | CSR0_TXPKTRDY);
+    qtest_clock_step(qts, 1049);
+    g_assert_cmphex(core_rdw(qts, 1, C_CSR0) & CSR0_TXPKTRDY, ==,
+                    CSR0_TXPKTRDY);
+    g_assert_cmphex(wrap_rd(qts, 1, W_IRQSTAT0), ==, 0);
+    qtest_clock_step(qts, 1);
+    g_assert_cmphex(core_rdw(qts, 1, C_CSR0), ==, 0);
+    g_assert_cmphex(wrap_rd(qts, 1, W_IRQSTAT0), ==, 1);
+    wrap_wr(qts, 1, W_IRQSTAT0, 1);
+
+    core_wrw(qts, 1, C_CSR0, CSR0_REQPKT);
+    qtest_clock_step(qts, 1215);
+    g_assert_cmphex(core_rdw(qts, 1, C_CSR0), ==, CSR0_REQPKT);
+    qtest_clock_step(qts, 1);
+    g_assert_cmphex(core_rdw(qts, 1, C_CSR0), ==, CSR0_RXPKTRDY);
+    g_assert_cmpuint(core_rdb(qts, 1, C_COUNT0), ==, 18);
+    qtest_quit(qts);
+}
+
 static void test_migration(void)
 {
     QTestState *qts = qtest_init(KBD_ARGS);
@@ -533,6 +570,7 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x-usb/enumerate", test_enumerate);
     qtest_add_func("/am335x-usb/queues", test_queues);
     qtest_add_func("/am335x-usb/bulk-dma", test_bulk_dma);
+    qtest_add_func("/am335x-usb/bus-timing", test_bus_timing);
     qtest_add_func("/am335x-usb/migration", test_migration);
     return g_test_run();
 }

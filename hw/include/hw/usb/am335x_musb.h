@@ -8,6 +8,7 @@
 
 #include "hw/sysbus.h"
 #include "hw/usb.h"
+#include "hw/misc/am335x_timing.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
 
@@ -42,6 +43,10 @@ typedef struct AM335xMusbPipe {
     /* The packet QEMU's USB device is completing asynchronously */
     USBPacket packet;
     bool async;
+    /* With timing: the transaction's result, due when the bus is done */
+    int64_t done_ns;
+    int32_t done_status;
+    uint32_t done_len;
 } AM335xMusbPipe;
 
 typedef struct AM335xMusbEndpoint {
@@ -72,7 +77,7 @@ struct AM335xMusbState {
 
     MemoryRegion iomem;
     qemu_irq irq;
-    USBBus bus;
+    USBBus usb_bus;
     USBPort port;
     QEMUTimer retry_timer;
 
@@ -104,7 +109,11 @@ struct AM335xMusbState {
     bool connected;
     AM335xMusbEndpoint ep[AM335X_MUSB_NUM_EPS];
 
+    /* With timing: the bus, busy while a transaction is on the wire */
+    AM335xTimingResource bus;
+
     /* Properties */
+    bool timing;
     uint32_t instance;          /* USB0 or USB1: its CPPI 4.1 channels */
     bool id_grounded;           /* the ID pin: an A plug (host) */
     AM335xCppi41State *dma;
