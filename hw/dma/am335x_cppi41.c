@@ -132,19 +132,7 @@
 #define DMA_REVID_VALUE     0x00530901
 #define QMGR_REVID_VALUE    0x4e530800
 
-static void cppi41_update_irq(AM335xCppi41State *s)
-{
-    bool pending = false;
-
-    for (int q = FIRST_COMPLETION_Q; q < AM335X_CPPI41_NUM_QUEUES; q++) {
-        if (s->count[q]) {
-            pending = true;
-            break;
-        }
-    }
-    qemu_set_irq(s->irq, pending && (s->irq_enable & IRQ_PD_CMP));
-}
-
+/* PD_CMP: a completion queue (93-155) holds a descriptor */
 static uint32_t cppi41_irq_raw(AM335xCppi41State *s)
 {
     for (int q = FIRST_COMPLETION_Q; q < AM335X_CPPI41_NUM_QUEUES; q++) {
@@ -153,6 +141,11 @@ static uint32_t cppi41_irq_raw(AM335xCppi41State *s)
         }
     }
     return 0;
+}
+
+static void cppi41_update_irq(AM335xCppi41State *s)
+{
+    qemu_set_irq(s->irq, !!(cppi41_irq_raw(s) & s->irq_enable));
 }
 
 /* The descriptor index of an address, from the region holding it */

@@ -1546,22 +1546,25 @@ void am335x_musb_dma_rx_take(AM335xMusbState *s, int ep, uint8_t *data,
     musb_retry_rearm(s);
 }
 
+/* An empty FIFO, nothing on the bus, toggle DATA0 */
+static void musb_pipe_reset(AM335xMusbPipe *p)
+{
+    musb_pipe_cancel(p);
+    p->len = p->pos = p->sent = 0;
+    p->toggle = false;
+    p->nak_start_ns = 0;
+}
+
 static void musb_core_reset(AM335xMusbState *s)
 {
-    for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
-        musb_pipe_cancel(&s->ep[i].tx);
-        musb_pipe_cancel(&s->ep[i].rx);
-    }
     timer_del(&s->retry_timer);
     am335x_timing_reset(&s->bus);
     for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
         AM335xMusbEndpoint *e = &s->ep[i];
 
         memset(e, 0, offsetof(AM335xMusbEndpoint, tx));
-        e->tx.len = e->tx.pos = e->tx.sent = 0;
-        e->rx.len = e->rx.pos = e->rx.sent = 0;
-        e->tx.toggle = e->rx.toggle = false;
-        e->tx.nak_start_ns = e->rx.nak_start_ns = 0;
+        musb_pipe_reset(&e->tx);
+        musb_pipe_reset(&e->rx);
     }
     s->faddr = 0;
     s->power = POWER_HSENAB;
@@ -1591,24 +1594,25 @@ static void musb_wrapper_reset(AM335xMusbState *s)
     s->drvvbus = false;
 }
 
-/* USBnCTRL.SOFT_RESET: the wrapper and the core, at once */
-static void musb_soft_reset(AM335xMusbState *s)
+/* The wrapper and the core, at once (both reset VBUS: no event stays) */
+static void musb_reset_state(AM335xMusbState *s)
 {
     musb_core_reset(s);
     musb_wrapper_reset(s);
     musb_update_session(s);
     s->irq_raw[1] = 0;
+}
+
+/* USBnCTRL.SOFT_RESET */
+static void musb_soft_reset(AM335xMusbState *s)
+{
+    musb_reset_state(s);
     musb_update_irq(s);
 }
 
 static void musb_reset_hold(Object *obj, ResetType type)
 {
-    AM335xMusbState *s = AM335X_MUSB(obj);
-
-    musb_core_reset(s);
-    musb_wrapper_reset(s);
-    musb_update_session(s);
-    s->irq_raw[1] = 0;
+    musb_reset_state(AM335X_MUSB(obj));
 }
 
 static void musb_reset_exit(Object *obj, ResetType type)
