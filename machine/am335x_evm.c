@@ -8,10 +8,12 @@
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "hw/audio/tlv320aic3106.h"
 #include "hw/i2c/i2c.h"
 #include "hw/i2c/tps65910.h"
 #include "hw/i2c/am335x_board_eeprom.h"
 #include "hw/block/am335x_nand.h"
+#include "hw/qdev-clock.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "system/blockdev.h"
@@ -79,6 +81,27 @@ static void am335x_evm_nand(MachineState *machine, AM335xSoCState *soc)
     am335x_gpmc_attach_nand(&soc->gpmc, 0, AM335X_NAND(nand));
 }
 
+/*
+ * The TLV320AIC3106 on I2C1 at 0x1b, its MCLK from the board's 12 MHz
+ * audio oscillator (the stock DT's system-clock-frequency), its BCLK and
+ * WCLK driving McASP1's ACLKX and AFSX pins when it is the master, as the
+ * stock DT's sound card makes it.
+ */
+static void am335x_evm_codec(MachineState *machine, AM335xSoCState *soc)
+{
+    I2CBus *i2c1 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[1]), "i2c"));
+    I2CSlave *codec = i2c_slave_new(TYPE_TLV320AIC3106, 0x1b);
+    DeviceState *mcasp = DEVICE(&soc->mcasp[1]);
+
+    qdev_prop_set_uint32(DEVICE(codec), "mclk-hz", 12000000);
+    object_property_add_child(OBJECT(machine), "codec", OBJECT(codec));
+    i2c_slave_realize_and_unref(codec, i2c1, &error_fatal);
+    clock_set_source(qdev_get_clock_in(mcasp, AM335X_MCASP_ACLKX),
+                     qdev_get_clock_out(DEVICE(codec), TLV320AIC3106_BCLK));
+    clock_set_source(qdev_get_clock_in(mcasp, AM335X_MCASP_AFSX),
+                     qdev_get_clock_out(DEVICE(codec), TLV320AIC3106_WCLK));
+}
+
 static void am335x_evm_init(MachineState *machine)
 {
     AM335xSoCState *soc = am335x_board_init(machine, &am335x_evm_config);
@@ -97,6 +120,7 @@ static void am335x_evm_init(MachineState *machine)
     am335x_board_sd_slot(soc, 0, 0, 0, 6);
 
     am335x_evm_nand(machine, soc);
+    am335x_evm_codec(machine, soc);
 }
 
 static void am335x_evm_machine_init(MachineClass *mc)

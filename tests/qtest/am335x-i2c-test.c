@@ -1,12 +1,14 @@
 /*
- * QTest for the TI AM335x I2C controllers and the boards' I2C0 devices
- * (board EEPROM, TPS65217 / TPS65910 PMIC, the BBB's TDA19988)
+ * QTest for the TI AM335x I2C controllers and the boards' I2C devices
+ * (board EEPROM, TPS65217 / TPS65910 PMIC, the BBB's TDA19988, the EVM's
+ * TLV320AIC3106 and the clocks it gives McASP1)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 #include "qobject/qdict.h"
 
 #define I2C0_BASE       0x44e0b000
@@ -66,6 +68,7 @@
 #define TDA_CEC_ADDR    0x34    /* and its CEC core */
 #define TPS65217_ADDR   0x24
 #define TPS65910_ADDR   0x2d
+#define CODEC_ADDR      0x1b    /* the EVM's TLV320AIC3106, on I2C1 */
 
 /* Where the boards are asked to put their PMIC in the QOM tree */
 #define PMIC_PATH       "/machine/pmic"
@@ -636,6 +639,144 @@ static void test_tda19988(const void *data)
     qtest_quit(qts);
 }
 
+/* The EVM's TLV320AIC3106 on I2C1 */
+static uint8_t codec_read(QTestState *qts, uint8_t reg)
+{
+    uint8_t value;
+
+    g_assert_true(i2c_write(qts, I2C1_BASE, CODEC_ADDR, &reg, 1, false));
+    g_assert_true(i2c_read(qts, I2C1_BASE, CODEC_ADDR, &value, 1));
+    return value;
+}
+
+static void codec_write(QTestState *qts, uint8_t reg, uint8_t value)
+{
+    uint8_t msg[2] = { reg, value };
+
+    g_assert_true(i2c_write(qts, I2C1_BASE, CODEC_ADDR, msg, 2, true));
+}
+
+/*
+ * Reset values, the page register, read-only registers and flags, the
+ * pointer's auto-increment and the software reset
+ */
+static void test_codec_registers(const void *data)
+{
+    QTestState *qts = qtest_init("-M am335x-evm");
+    uint8_t burst[3] = { 3, 0x81, 0x20 };
+
+    i2c_setup(qts, I2C1_BASE);
+    g_assert_cmphex(codec_read(qts, 3), ==, 0x10);
+    g_assert_cmphex(codec_read(qts, 4), ==, 0x04);
+    g_assert_cmphex(codec_read(qts, 11), ==, 0x01);
+    g_assert_cmphex(codec_read(qts, 43), ==, 0x80);
+    g_assert_cmphex(codec_read(qts, 102), ==, 0x02);
+
+    codec_write(qts, 7, 0x0a);
+    g_assert_cmphex(codec_read(qts, 7), ==, 0x0a);
+    codec_write(qts, 94, 0xff);
+    g_assert_cmphex(codec_read(qts, 94), ==, 0);
+    codec_write(qts, 11, 0xf2);
+    g_assert_cmphex(codec_read(qts, 11), ==, 0x02);
+    g_assert_true(i2c_write(qts, I2C1_BASE, CODEC_ADDR, burst, 3, true));
+    g_assert_cmphex(codec_read(qts, 3), ==, 0x81);
+    g_assert_cmphex(codec_read(qts, 4), ==, 0x20);
+
+    /* Page 1 has registers of its own */
+    codec_write(qts, 0, 1);
+    codec_write(qts, 5, 0x5a);
+    g_assert_cmphex(codec_read(qts, 5), ==, 0x5a);
+    g_assert_cmphex(codec_read(qts, 0), ==, 1);
+    codec_write(qts, 0, 0);
+    g_assert_cmphex(codec_read(qts, 5), ==, 0);
+
+    codec_write(qts, 1, 0x80);
+    g_assert_cmphex(codec_read(qts, 1), ==, 0);
+    g_assert_cmphex(codec_read(qts, 7), ==, 0);
+    g_assert_cmphex(codec_read(qts, 3), ==, 0x10);
+    qtest_quit(qts);
+}
+
+#define MCASP1_BASE     0x4803c000
+#define MCASP_RFIFOSTS  0x100c
+
+/* McASP1 receives two 16-bit slots a frame on the codec's clocks */
+static void mcasp1_receive(QTestState *qts)
+{
+    qtest_writel(qts, MCASP1_BASE + 0x64, 0xffff);          /* RMASK */
+    qtest_writel(qts, MCASP1_BASE + 0x68, (1 << 15) | (7 << 4));
+    qtest_writel(qts, MCASP1_BASE + 0x6c, 2 << 7);          /* AFSRCTL */
+    qtest_writel(qts, MCASP1_BASE + 0xb0, 0);   /* ACLKX external, sync */
+    qtest_writel(qts, MCASP1_BASE + 0xac, 0);   /* AFSX external */
+    qtest_writel(qts, MCASP1_BASE + 0x78, 3);               /* RTDM */
+    qtest_writel(qts, MCASP1_BASE + 0x180 + 4 * 3, 2);      /* AXR3: RX */
+    qtest_writel(qts, MCASP1_BASE + 0x8c, 1);   /* no DMA: words stay */
+    qtest_writel(qts, MCASP1_BASE + 0x1008, (1 << 16) | (64 << 8) | 1);
+    qtest_writel(qts, MCASP1_BASE + 0x60, 0x1f);            /* RGBLCTL */
+}
+
+/*
+ * The codec's PLL as tlv320aic3x sets it from the EVM's 12 MHz MCLK:
+ * fsref = 12 MHz * 8.1920 / 2048 = 48 kHz, or * 7.5264 = 44.1 kHz
+ */
+static void codec_master(QTestState *qts, uint8_t j, uint16_t d, bool fs44k)
+{
+    codec_write(qts, 3, 0x81);                  /* PLL on, P = 1 */
+    codec_write(qts, 4, j << 2);
+    codec_write(qts, 5, d >> 6);
+    codec_write(qts, 6, (d & 0x3f) << 2);
+    codec_write(qts, 11, 1);                    /* R = 1 */
+    codec_write(qts, 101, 0);                   /* CODEC_CLKIN: PLL */
+    codec_write(qts, 7, (fs44k ? 0x80 : 0) | 0x0a);
+    codec_write(qts, 2, 0);                     /* fs = fsref */
+    codec_write(qts, 9, 0x40);                  /* DSP, 16-bit words */
+    codec_write(qts, 8, 0xc0);                  /* BCLK, WCLK master */
+}
+
+/*
+ * As the bit clock and frame master the codec clocks McASP1: its
+ * receiver takes a word a slot, 2 a frame, at the codec's rate; the
+ * McASP stops when the codec stops being the master
+ */
+static void test_codec_clocks(const void *data)
+{
+    QTestState *qts = qtest_init("-M am335x-evm");
+    int64_t t;
+
+    i2c_setup(qts, I2C1_BASE);
+    /* Not yet the master: no clock, nothing received */
+    mcasp1_receive(qts);
+    qtest_clock_step(qts, 1000 * 1000);
+    g_assert_cmpuint(qtest_readl(qts, MCASP1_BASE + MCASP_RFIFOSTS), ==, 0);
+
+    /* 48 kHz: in 500 us 24 frames, 48 words */
+    codec_master(qts, 8, 1920, false);
+    t = qtest_clock_step(qts, 500 * 1000);
+    g_assert_cmpuint(qtest_readl(qts, MCASP1_BASE + MCASP_RFIFOSTS), ==, 48);
+
+    /* Migrated, the codec still clocks the McASP: 5 frames more */
+    qts = am335x_migrate(qts, "-M am335x-evm");
+    g_assert_cmpuint(qtest_readl(qts, MCASP1_BASE + MCASP_RFIFOSTS), ==, 48);
+    qtest_clock_step(qts, t + 5 * 20833);
+    g_assert_cmpuint(qtest_readl(qts, MCASP1_BASE + MCASP_RFIFOSTS), ==, 58);
+    i2c_setup(qts, I2C1_BASE);
+
+    /* Not the master any more: the McASP's frames stop */
+    codec_write(qts, 8, 0);
+    qtest_clock_step(qts, 500 * 1000);
+    g_assert_cmpuint(qtest_readl(qts, MCASP1_BASE + MCASP_RFIFOSTS), ==, 58);
+    qtest_quit(qts);
+
+    /* 44.1 kHz: in 500 us 22 whole frames, 44 words */
+    qts = qtest_init("-M am335x-evm");
+    i2c_setup(qts, I2C1_BASE);
+    mcasp1_receive(qts);
+    codec_master(qts, 7, 5264, true);
+    qtest_clock_step(qts, 500 * 1000);
+    g_assert_cmpuint(qtest_readl(qts, MCASP1_BASE + MCASP_RFIFOSTS), ==, 44);
+    qtest_quit(qts);
+}
+
 static void add(const Board *b, const char *name, GTestDataFunc fn)
 {
     g_autofree char *path = g_strdup_printf("am335x/i2c/%s/%s", b->machine,
@@ -664,6 +805,8 @@ int main(int argc, char **argv)
             add(b, "tda19988", test_tda19988);
         } else {
             add(b, "tps65910", test_tps65910);
+            add(b, "codec-registers", test_codec_registers);
+            add(b, "codec-clocks", test_codec_clocks);
         }
     }
     return g_test_run();

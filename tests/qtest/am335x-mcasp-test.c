@@ -17,6 +17,15 @@
 /* TRM table 22-10 */
 #define PID                 0x00
 #define GBLCTL              0x44
+#define DLBCTL              0x4c
+#define RGBLCTL             0x60
+#define RMASK               0x64
+#define RFMT                0x68
+#define AFSRCTL             0x6c
+#define RTDM                0x78
+#define RINTCTL             0x7c
+#define RSTAT               0x80
+#define REVTCTL             0x8c
 #define XGBLCTL             0xa0
 #define XMASK               0xa4
 #define XFMT                0xa8
@@ -30,6 +39,7 @@
 #define XEVTCTL             0xcc
 #define SRCTL(n)            (0x180 + 4 * (n))
 #define XBUF(n)             (0x200 + 4 * (n))
+#define RBUF(n)             (0x280 + 4 * (n))
 #define WFIFOCTL            0x1000
 #define WFIFOSTS            0x1004
 
@@ -42,6 +52,9 @@
 #define XDATA               BIT(5)
 #define XERR                BIT(8)
 #define WENA                BIT(16)
+#define ROVRN               BIT(0)
+#define RERR                BIT(8)
+#define RRDY                BIT(5)
 
 /*
  * What davinci-mcasp sets for I2S, 16-bit stereo at 48 kHz on the BBB:
@@ -234,6 +247,60 @@ static void test_dma_disable_and_stop(void)
     qtest_quit(qts);
 }
 
+/*
+ * The receiver, through the digital loopback (DLBCTL: DLBEN, ORD 1: the
+ * even serializers into the odd ones, MODE 1: the transmit clocks): each
+ * slot AXR1 takes the word AXR0 sent, formatted back by RFMT/RMASK into
+ * RBUF1 (RRDY); a word not read before the next one is an overrun (ROVRN,
+ * the RX interrupt).
+ */
+static void test_loopback_receive(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black");
+
+    qtest_irq_intercept_out_named(qts, MCASP0_PATH, "sysbus-irq");
+    setup_i2s(qts, false);
+    wr(qts, XEVTCTL, 1);
+    wr(qts, RMASK, 0xffff);
+    /* RRVRS (MSB first), 16-bit slots, no rotation */
+    wr(qts, RFMT, BIT(15) | (7 << 4));
+    wr(qts, AFSRCTL, (2 << 7) | BIT(4) | BIT(1));
+    wr(qts, RTDM, 0x3);
+    wr(qts, SRCTL(1), 2);           /* AXR1 receives */
+    wr(qts, REVTCTL, 1);            /* the CPU reads RBUF */
+    wr(qts, RINTCTL, ROVRN);
+    wr(qts, DLBCTL, 0x7);
+    start_tx(qts);
+    qtest_writel(qts, MCASP0_DATA, 0x1234);
+    wr(qts, RGBLCTL, 0x1f);
+    wr(qts, XGBLCTL, XHCLKRST | XCLKRST | XSRCLR | XSMRST | XFRST);
+
+    qtest_clock_step(qts, SLOT_NS + 10);
+    g_assert_cmphex(rd(qts, SRCTL(1)) & RRDY, ==, RRDY);
+    g_assert_cmphex(rd(qts, RBUF(1)), ==, 0x1234);
+    g_assert_cmphex(rd(qts, SRCTL(1)) & RRDY, ==, 0);
+
+    /* Slot 1: 0xbeef, left in RBUF1; slot 0 of the next frame overruns */
+    qtest_writel(qts, MCASP0_DATA, 0xbeef);
+    qtest_clock_step(qts, SLOT_NS);
+    g_assert_cmphex(rd(qts, RSTAT) & ROVRN, ==, 0);
+    g_assert_false(qtest_get_irq(qts, 1));
+    qtest_writel(qts, MCASP0_DATA, 0x5678);
+    qtest_clock_step(qts, SLOT_NS);
+    g_assert_cmphex(rd(qts, RSTAT) & (ROVRN | RERR), ==, ROVRN | RERR);
+    g_assert_true(qtest_get_irq(qts, 1));
+    g_assert_cmphex(rd(qts, RBUF(1)), ==, 0x5678);
+    wr(qts, RSTAT, ROVRN);
+    g_assert_false(qtest_get_irq(qts, 1));
+
+    /* Loopback off: the codec's side, silence without an audiodev */
+    wr(qts, DLBCTL, 0);
+    qtest_writel(qts, MCASP0_DATA, 0x9abc);
+    qtest_clock_step(qts, SLOT_NS);
+    g_assert_cmphex(rd(qts, RBUF(1)), ==, 0);
+    qtest_quit(qts);
+}
+
 /* Migrated mid-stream, the FIFO and the slot timing carry on */
 static void test_migration(void)
 {
@@ -268,6 +335,7 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x-mcasp/fifo", test_fifo);
     qtest_add_func("/am335x-mcasp/dma-disable-and-stop",
                    test_dma_disable_and_stop);
+    qtest_add_func("/am335x-mcasp/loopback-receive", test_loopback_receive);
     qtest_add_func("/am335x-mcasp/migration", test_migration);
     return g_test_run();
 }
