@@ -1,30 +1,47 @@
 /*
  * TI AM335x Multichannel Audio Serial Port (McASP)
  *
- * The transmit side of a McASP: four serializers (AXR0-3), each sending
- * one word per enabled time slot of a frame, with the clocks, frame sync
- * and formatting the X* registers set; the 64-word write FIFO (AFIFO) in
- * front of the serializers' XBUF registers; the data port that the EDMA
- * writes; the DMA request and the transmit interrupt.
+ * Four serializers (AXR0-3), each transmitting or receiving one word per
+ * enabled time slot of a frame, with the clocks, frame sync and
+ * formatting the X* and R* registers set; the 64-word write and read
+ * FIFOs (AFIFO) beside the serializers' XBUF/RBUF registers; the data
+ * port the EDMA writes and reads; the DMA requests and the two interrupts.
  *
  * Timing, on the virtual clock: a slot takes its XSSZ bits at the bit
  * clock ACLKX = AHCLKX / (CLKXDIV + 1), AHCLKX being AUXCLK /
  * (HCLKXDIV + 1) when internal or the board's AHCLKX pin (the BBB's
- * 24.576 MHz oscillator) when external.  At each enabled slot every
- * transmitting serializer takes its word from XBUF; an empty XBUF is an
- * underrun (XUNDRN, and the slot sends zeros).  The FIFO refills emptied
- * XBUFs and asks the EDMA for WNUMEVT more words whenever it has room for
- * them; without the FIFO, an empty XBUF (XDATA) is the DMA request.
+ * 24.576 MHz oscillator) when external; or ACLKX is the ACLKX pin's clock
+ * (the "aclkx" clock input: the EVM's codec as the bit clock master).
+ * Frames follow each other after their slots, or on the AFSX pin's frame
+ * sync ("afsx") when the codec drives it; a frame sync before the last
+ * slot is a sync error.  The receiver runs synchronously, on the transmit
+ * side's clock and frame sync (ACLKXCTL.ASYNC = 0, as Linux sets it).
+ * Each side starts on the first frame sync after its state machine leaves
+ * reset.
+ *
+ * Transmit: at each enabled slot every transmitting serializer takes its
+ * word from XBUF; an empty XBUF is an underrun (XUNDRN, and the slot
+ * sends zeros).  The FIFO refills emptied XBUFs and asks the EDMA for
+ * WNUMEVT more words whenever it has room for them; without the FIFO, an
+ * empty XBUF (XDATA) is the DMA request.  Receive, the mirror image: each
+ * receiving serializer puts the slot's word in RBUF (a full one is an
+ * overrun, ROVRN); the read FIFO takes the RBUFs and asks the EDMA to
+ * read RNUMEVT words once it holds them, or full RBUFs (RDATA) are the
+ * request.
  *
  * What the serializers send goes to the board's codec; this model plays
  * it on the McASP's audiodev: per slot, the first 16 bits on the wire
  * (after XMASK/XPAD, XROT and XRVRS), as a signed 16-bit sample, at the
- * frame rate, one channel per enabled slot and serializer.
+ * frame rate, one channel per enabled slot and serializer.  What they
+ * receive is what the codec's ADC would send: the audiodev's recorded
+ * samples, one 16-bit sample a slot and serializer as the first bits on
+ * the wire, formatted by RRVRS, RROT and RMASK/RPAD (silence when the
+ * audiodev records nothing).  In digital loopback (DLBCTL) a receiving
+ * serializer hears its transmitting neighbour instead.
  *
- * Not modelled: the receive side (registers kept; no samples arrive), an
- * external bit clock or frame sync (a codec as clock master: the
- * transmitter then never runs), DIT (S/PDIF) mode, the clock checkers,
- * mute, loopback.
+ * Not modelled: a receiver on its own clocks (ASYNC = 1), DIT (S/PDIF)
+ * mode, the clock checkers, mute, the data delay (XDATDLY/RDATDLY: each
+ * slot's word is taken whole).
  *
  * Reference: AM335x Technical Reference Manual (SPRUH73), chapter 22.
  *
