@@ -43,6 +43,43 @@ def wav_samples(path):
     return (channels, rate, bits), data[44:]
 
 
+def after_silence(pcm):
+    """The FRAMES stereo 16-bit frames after the leading silence (the
+    McASP sends zeros before the first period reaches it), and how many
+    silent frames there were."""
+    start = 0
+    while start + 4 <= len(pcm) and pcm[start:start + 4] == b"\0\0\0\0":
+        start += 4
+    return pcm[start:start + FRAMES * 4], start // 4
+
+
+def card_and_samples(vm, card):
+    """Waits for the sound card CARD; makes /tmp/a.raw, FRAMES frames of
+    random 16-bit stereo, and returns its md5."""
+    status, out = vm.shell(
+        "for i in $(seq 100); do grep -q %s /proc/asound/cards && break; "
+        "sleep 0.1; done; cat /proc/asound/cards" % card)
+    if status != 0 or card not in out:
+        raise g.GuestError("no sound card: %s" % out)
+    status, out = vm.shell(
+        "dd if=/dev/urandom of=/tmp/a.raw bs=4 count=%d 2>/dev/null "
+        "&& md5sum /tmp/a.raw" % FRAMES)
+    if status != 0:
+        raise g.GuestError("test data: %s" % out)
+    return out.split()[-2]
+
+
+def irqs_and_errors(vm, drivers):
+    """The McASP lines of /proc/interrupts; fails on the DRIVERS' (a
+    grep -E pattern) errors in dmesg."""
+    _, irqs = vm.shell("grep -i mcasp /proc/interrupts")
+    status, out = vm.shell("dmesg | grep -i -E '%s' | grep -i -E "
+                           "'overrun|underflow|error|fail'" % drivers)
+    if status == 0:
+        raise g.GuestError("driver errors in dmesg:\n" + out)
+    return irqs
+
+
 def check_playback(board, kernel, timeout):
     fd, wav = tempfile.mkstemp(prefix="am335x-audio-", suffix=".wav")
     os.close(fd)
@@ -51,41 +88,22 @@ def check_playback(board, kernel, timeout):
     try:
         with booted(board, kernel, "audio", timeout, extra_args=args) as vm:
             load_modules(vm, "audio")
-            status, out = vm.shell(
-                "for i in $(seq 100); do grep -q BeagleBone "
-                "/proc/asound/cards && break; sleep 0.1; done; "
-                "cat /proc/asound/cards")
-            if status != 0 or "BeagleBone" not in out:
-                raise g.GuestError("no sound card: %s" % out)
-            status, out = vm.shell(
-                "dd if=/dev/urandom of=/tmp/a.raw bs=4 count=%d 2>/dev/null "
-                "&& md5sum /tmp/a.raw" % FRAMES)
-            if status != 0:
-                raise g.GuestError("test data: %s" % out)
-            want_md5 = out.split()[-2]
+            want_md5 = card_and_samples(vm, "BeagleBone")
             status, out = vm.shell(
                 "/usr/bin/aplay -q -D hw:0,0 -t raw -f S16_LE -r 48000 -c 2 "
                 "/tmp/a.raw && sleep 0.5", 60)
             if status != 0:
                 raise g.GuestError("aplay failed: %s" % out)
-            _, irqs = vm.shell("grep -i mcasp /proc/interrupts")
-            status, out = vm.shell("dmesg | grep -i -E 'mcasp|tda998x' | "
-                                   "grep -i -E 'underflow|error|fail'")
-            if status == 0:
-                raise g.GuestError("driver errors in dmesg:\n" + out)
+            irqs = irqs_and_errors(vm, "mcasp|tda998x")
         fmt, pcm = wav_samples(wav)
     finally:
         os.unlink(wav)
     if fmt != (2, 48000, 16):
         raise g.GuestError("wav format %s" % (fmt,))
-    # The McASP sends silence before the first period reaches it
-    start = 0
-    while start + 4 <= len(pcm) and pcm[start:start + 4] == b"\0\0\0\0":
-        start += 4
-    played = pcm[start:start + FRAMES * 4]
+    played, silent = after_silence(pcm)
     got_md5 = hashlib.md5(played).hexdigest()
     print("#   %d frames of silence, then %d frames; md5 %s (guest %s)"
-          % (start // 4, len(played) // 4, got_md5, want_md5))
+          % (silent, len(played) // 4, got_md5, want_md5))
     print("#   %s" % " ".join(irqs.split()))
     if len(played) != FRAMES * 4 or got_md5 != want_md5:
         raise g.GuestError("the audio output is not what the guest played")
@@ -109,18 +127,7 @@ def check_duplex(board, kernel, timeout):
     try:
         with booted(board, kernel, "audio-duplex", timeout,
                     extra_args=args) as vm:
-            status, out = vm.shell(
-                "for i in $(seq 100); do grep -q AM335x-EVM "
-                "/proc/asound/cards && break; sleep 0.1; done; "
-                "cat /proc/asound/cards")
-            if status != 0 or "AM335x-EVM" not in out:
-                raise g.GuestError("no sound card: %s" % out)
-            status, out = vm.shell(
-                "dd if=/dev/urandom of=/tmp/a.raw bs=4 count=%d 2>/dev/null "
-                "&& md5sum /tmp/a.raw" % FRAMES)
-            if status != 0:
-                raise g.GuestError("test data: %s" % out)
-            want_md5 = out.split()[-2]
+            want_md5 = card_and_samples(vm, "AM335x-EVM")
             status, steps = vm.shell(
                 "t() { echo $1 $(cut -d' ' -f1 /proc/uptime); }; t start; "
                 "/usr/bin/arecord -q -D hw:0,0 -t raw -f S16_LE -r 48000 "
@@ -159,11 +166,7 @@ def check_duplex(board, kernel, timeout):
                 "for i in $(seq 0 %d); do dd if=/tmp/a.raw bs=4000 skip=$i "
                 "count=1 2>/dev/null | md5sum; done" % (FRAMES // 1000 - 1),
                 120)
-            _, irqs = vm.shell("grep -i mcasp /proc/interrupts")
-            status, out = vm.shell("dmesg | grep -i -E 'mcasp|aic3x' | "
-                                   "grep -i -E 'overrun|underflow|error|fail'")
-            if status == 0:
-                raise g.GuestError("driver errors in dmesg:\n" + out)
+            irqs = irqs_and_errors(vm, "mcasp|aic3x")
         fmt, pcm = wav_samples(wav)
     finally:
         os.unlink(wav)
@@ -178,10 +181,7 @@ def check_duplex(board, kernel, timeout):
                            "uptime):\n%s" % (gaps, steps))
     if fmt != (2, 48000, 16):
         raise g.GuestError("wav format %s" % (fmt,))
-    start = 0
-    while start + 4 <= len(pcm) and pcm[start:start + 4] == b"\0\0\0\0":
-        start += 4
-    played = pcm[start:start + FRAMES * 4]
+    played, _ = after_silence(pcm)
     if hashlib.md5(played).hexdigest() != want_md5:
         bad = [i for i, h in enumerate(blocks.split()[0::2])
                if hashlib.md5(played[i * 4000:(i + 1) * 4000]).hexdigest()
