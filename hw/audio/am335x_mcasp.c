@@ -976,7 +976,7 @@ static void am335x_mcasp_write_gblctl(AM335xMcaspState *s, uint32_t v)
     if ((s->gblctl & GBL_RSRCLR) && !(old & GBL_RSRCLR)) {
         s->rbuf_full &= ~am335x_mcasp_rx_sers(s);
     }
-    am335x_mcasp_engine_update(s);
+    /* The frame engine follows in am335x_mcasp_write(), after any write */
 }
 
 static uint64_t am335x_mcasp_read(void *opaque, hwaddr offset, unsigned size)
