@@ -10,9 +10,14 @@
 # that act at fixed points of the guest's time, the CPSW's timing model
 # gives the same figures, to the byte, run after run.
 #
+# With the PC peer (net/tcp_bench_peer.c, a TCP sink and source with
+# window scaling and SACK on a hub port), the guest takes a static address
+# and runs the same streams against the peer's two ports.
+#
 # Kernel command line: am335x.test=bench-eth.sh [bench.windows=KB,...]
 #                      [bench.secs=N] [bench.pacing=USECS,...] [bench.rx=0|1]
-#                      [bench.rxring=N]
+#                      [bench.rxring=N] [bench.ip=ADDR/LEN
+#                      bench.sink=IP:PORT bench.source=IP:PORT]
 # bench.rx=0 leaves out the receiving stream (one way only); bench.rxring
 # sets the driver's number of RX descriptors (ethtool -G eth0 rx N).
 # For each pacing interval (ethtool -C eth0 rx-usecs) and window, prints
@@ -26,7 +31,8 @@
 # Half a second after the last one-second report, the streams are killed:
 # neither peer ever closes its end.
 set -u
-windows=64 secs=2 pacing=0 rx=1 rxring=
+windows=64 secs=2 pacing=0 rx=1 rxring= ip=
+sink=10.0.2.100:5001 source=10.0.2.101:5001
 for arg in $(cat /proc/cmdline); do
     case $arg in
         bench.windows=*) windows=${arg#bench.windows=} ;;
@@ -34,6 +40,9 @@ for arg in $(cat /proc/cmdline); do
         bench.pacing=*) pacing=${arg#bench.pacing=} ;;
         bench.rx=*) rx=${arg#bench.rx=} ;;
         bench.rxring=*) rxring=${arg#bench.rxring=} ;;
+        bench.ip=*) ip=${arg#bench.ip=} ;;
+        bench.sink=*) sink=${arg#bench.sink=} ;;
+        bench.source=*) source=${arg#bench.source=} ;;
     esac
 done
 cat > /tmp/udhcpc.sh << 'EOS'
@@ -54,7 +63,11 @@ for i in $(seq 50); do
     grep -q 1 /sys/class/net/eth0/carrier && break
     sleep 0.2
 done
-udhcpc -i eth0 -n -q -t 5 -s /tmp/udhcpc.sh > /dev/null 2>&1 || exit 1
+if [ -n "$ip" ]; then
+    ip addr add "$ip" dev eth0 || exit 1
+else
+    udhcpc -i eth0 -n -q -t 5 -s /tmp/udhcpc.sh > /dev/null 2>&1 || exit 1
+fi
 
 # busy and total jiffies of the "cpu" line; iowait counts as idle
 cpu_jiffies() {
@@ -79,11 +92,11 @@ for p in $(echo "$pacing" | tr , ' '); do
     ethtool -C eth0 rx-usecs "$p" 2> /dev/null
     ethtool -c eth0 | grep -q "^rx-usecs: *$p\$" || exit 1
     for w in $(echo "$windows" | tr , ' '); do
-        iperf -c 10.0.2.100 -p 5001 -w "${w}K" -f B -i 1 -t "$secs" \
+        iperf -c "${sink%:*}" -p "${sink#*:}" -w "${w}K" -f B -i 1 -t "$secs" \
             > /tmp/tx.out 2>&1 &
         pids=$!
         if [ "$rx" = 1 ]; then
-            iperf -c 10.0.2.101 -p 5001 -R -w "${w}K" -f B -i 1 \
+            iperf -c "${source%:*}" -p "${source#*:}" -R -w "${w}K" -f B -i 1 \
                 -t "$secs" > /tmp/rx.out 2>&1 &
             pids="$pids $!"
         fi

@@ -19,21 +19,35 @@ SOURCE = "guestfwd=tcp:10.0.2.101:5001-zsrc"
 SINK_ARGS = ["-nic", "user," + SINK]
 PEERS_ARGS = ["-chardev", "zero-source,id=zsrc",
               "-nic", "user,%s,%s" % (SINK, SOURCE)]
+# The PC peer (net/tcp_bench_peer.c): a TCP sink and source with window
+# scaling and SACK, on a hub port next to the EVM's CPSW port 1
+PC_ARGS = ["-netdev", "hubport,id=wire,hubid=0",
+           "-netdev", "hubport,id=pc,hubid=0",
+           "-net", "nic,netdev=wire",
+           "-device", "tcp-bench-peer,id=pc,netdev=pc,ip=10.0.2.2"]
+PC_APPEND = (" bench.ip=10.0.2.15/24 bench.sink=10.0.2.2:5001"
+             " bench.source=10.0.2.2:5002")
 
 
 def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
-        rx_ring=None):
+        rx_ring=None, peer="slirp"):
     """Returns {(pacing us, window KB): {"tx": [bytes in each second],
     "rx": [...] (with RX), "cpu": (busy, total jiffies), "drops": frames
     the CPSW dropped for want of RX buffers}}; CPU_ARGS as
-    storage_bench.run_timed's; RX_RING, the driver's RX descriptors."""
+    storage_bench.run_timed's; RX_RING, the driver's RX descriptors;
+    PEER, "slirp" (guestfwds) or "pc" (tcp-bench-peer)."""
     append = ("bench.windows=%s bench.secs=%d bench.pacing=%s bench.rx=%d"
               % (",".join(map(str, windows)), secs,
                  ",".join(map(str, pacing)), 1 if rx else 0))
     if rx_ring:
         append += " bench.rxring=%d" % rx_ring
+    if peer == "pc":
+        append += PC_APPEND
+        args = PC_ARGS
+    else:
+        args = PEERS_ARGS if rx else SINK_ARGS
     status, output = sb.run_timed("am335x-evm", "bench-eth.sh", append,
-                                  PEERS_ARGS if rx else SINK_ARGS,
+                                  args,
                                   name, timeout, cpu_args=cpu_args)
     got = {}
     # The one-second reports inside the run (the script kills iperf

@@ -1,0 +1,1045 @@
+/*
+ * tcp-bench-peer: the PC at the far end of an Ethernet wire, for
+ * scripts/bench's Ethernet part.  It answers ARP for its address and runs
+ * two TCP services on QEMU_CLOCK_VIRTUAL:
+ *   - a sink (sink-port, 5001): takes every byte at once, as `iperf -s`
+ *     on a fast PC does, and acknowledges as Linux does (every second
+ *     full segment, or after the delayed-ACK time);
+ *   - a source (source-port, 5002): sends zeros for as long as the
+ *     connection lives, as the far end of `iperf -R` or `iperf -d` does.
+ *
+ * slirp, the usual peer, cannot stand in for the PSP guide's PC: its TCP
+ * (4.4BSD's) has no window scaling, so no window exceeds 64 KB, and no
+ * SACK, so more than one lost frame in a window waits for its 500 ms
+ * retransmission timer.  This peer's TCP has what a Linux PC's had in
+ * 2012 (RFC 7323 window scaling and timestamps, RFC 2018 SACK with RFC
+ * 6675 loss recovery, RFC 6298 retransmission timer with Linux's 200 ms
+ * floor, RFC 6928's initial window of 10 segments) and, for congestion
+ * control, cubic as it behaves on a LAN, where its TCP-friendly region
+ * rules: Reno's growth, cubic's decrease to 0.7 of the window
+ * (tcp_cubic.c's beta 717/1024).
+ *
+ * It is a NIC on a hub port (-netdev hubport,id=pc,hubid=N -device
+ * tcp-bench-peer,netdev=pc), so its frames reach the board's MAC at the
+ * pace the MAC's wire model takes them: a frame the hub cannot pass on
+ * waits, and nothing more is sent until it has gone.  Under -icount every
+ * frame then leaves at the same instruction in every run.  The guest has
+ * a static address: the peer has no DHCP.
+ *
+ * Not modelled: IP options and fragments, urgent data, keeping data that
+ * arrives out of order (the sink drops it and acknowledges what it has),
+ * the PC's own CPU time.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qemu/sockets.h"
+#include "qapi/error.h"
+#include "qemu/log.h"
+#include "qemu/timer.h"
+#include "qemu/module.h"
+#include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "net/checksum.h"
+#include "net/eth.h"
+#include "qom/object.h"
+
+#define TYPE_TCP_BENCH_PEER "tcp-bench-peer"
+OBJECT_DECLARE_SIMPLE_TYPE(TcpBenchPeer, TCP_BENCH_PEER)
+
+#define PEER_MAX_CONNS      8
+#define PEER_MAX_SACK       16
+#define PEER_MTU            1500
+/* Linux: TCP_DELACK_MIN, TCP_RTO_MIN, TCP_TIMEOUT_INIT */
+#define PEER_DELACK_NS      (40 * SCALE_MS)
+#define PEER_RTO_MIN_NS     (200 * SCALE_MS)
+#define PEER_RTO_INIT_NS    (1000 * SCALE_MS)
+#define PEER_RTO_MAX_NS     (120 * NANOSECONDS_PER_SECOND)
+/* RFC 6928 */
+#define PEER_INIT_CWND      10
+/* tcp_cubic.c: beta = 717 / 1024 */
+#define PEER_BETA_NUM       717
+#define PEER_BETA_DEN       1024
+
+#define ETH_HLEN_           14
+#define IP_HLEN             20
+#define TCP_HLEN            20
+#define TCP_MAX_OPTS        40
+
+#define TCPF_FIN    0x01
+#define TCPF_SYN    0x02
+#define TCPF_RST    0x04
+#define TCPF_PSH    0x08
+#define TCPF_ACK    0x10
+
+#define SEQ_LT(a, b)    ((int32_t)((a) - (b)) < 0)
+#define SEQ_LEQ(a, b)   ((int32_t)((a) - (b)) <= 0)
+#define SEQ_GT(a, b)    ((int32_t)((a) - (b)) > 0)
+#define SEQ_GEQ(a, b)   ((int32_t)((a) - (b)) >= 0)
+
+typedef enum {
+    CONN_FREE,
+    CONN_SYN_RCVD,
+    CONN_ESTABLISHED,
+    CONN_LAST_ACK,              /* our FIN sent after the guest's */
+} ConnState;
+
+typedef struct SackBlock {
+    uint32_t start, end;
+} SackBlock;
+
+typedef struct PeerConn {
+    ConnState state;
+    bool source;                /* sends zeros; else a sink */
+    uint8_t mac[ETH_ALEN];      /* the guest's */
+    uint32_t ip;                /* the guest's */
+    uint16_t port;              /* the guest's */
+    uint16_t local_port;
+
+    /* options agreed in the handshake */
+    uint16_t mss;               /* payload bytes per segment */
+    uint8_t snd_wscale, rcv_wscale;
+    bool ts_ok, sack_ok;
+    uint32_t ts_recent;
+
+    /* sending */
+    uint32_t iss, snd_una, snd_nxt, snd_max;
+    uint32_t snd_wnd;           /* the guest's window, scaled */
+    uint16_t last_win;          /* its window field, for dup-ACK checks */
+    uint32_t cwnd, ssthresh;    /* bytes */
+    unsigned dupacks;
+    bool in_recovery;
+    uint32_t recover;           /* snd_max when recovery began */
+    uint32_t rtx_next;          /* retransmission cursor in recovery */
+    SackBlock sack[PEER_MAX_SACK];
+    int nsack;
+    bool fin_sent;
+    uint32_t fin_seq;
+
+    /* RFC 6298 */
+    int64_t srtt, rttvar, rto;
+    bool rtt_active;
+    uint32_t rtt_seq;
+    int64_t rtt_start;
+    int64_t rto_deadline;       /* 0: not armed */
+
+    /* receiving */
+    uint32_t rcv_nxt;
+    uint32_t rcv_acked;         /* rcv_nxt as last acknowledged */
+    int64_t delack_deadline;    /* 0: not armed */
+
+    uint64_t retransmits;
+} PeerConn;
+
+struct TcpBenchPeer {
+    DeviceState parent_obj;
+
+    NICState *nic;
+    NICConf conf;
+    QEMUTimer *timer;
+    bool tx_blocked;            /* a frame waits for the wire */
+    uint16_t ip_id;
+    PeerConn conn[PEER_MAX_CONNS];
+
+    /* properties */
+    char *ip_str;
+    uint32_t ip;
+    uint16_t sink_port;
+    uint16_t source_port;
+    uint32_t rcv_window;
+    uint64_t retransmits;
+};
+
+static int64_t peer_now(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+/* ------------------------------------------------------------ frames */
+
+static void peer_sent(NetClientState *nc, ssize_t len);
+
+/*
+ * Hands a frame to the hub.  When the board's MAC cannot take it yet, the
+ * net layer keeps it and calls peer_sent() once it has gone; until then
+ * the peer sends nothing new (ACKs still queue behind it).
+ */
+static void peer_send_frame(TcpBenchPeer *s, uint8_t *frame, size_t len)
+{
+    if (qemu_send_packet_async(qemu_get_queue(s->nic), frame, len,
+                               peer_sent) == 0) {
+        s->tx_blocked = true;
+    }
+}
+
+static void peer_arp_reply(TcpBenchPeer *s, const uint8_t *req)
+{
+    uint8_t f[60] = { 0 };
+
+    memcpy(f, req + 6, ETH_ALEN);
+    memcpy(f + 6, s->conf.macaddr.a, ETH_ALEN);
+    stw_be_p(f + 12, ETH_P_ARP);
+    stw_be_p(f + 14, 1);                /* Ethernet */
+    stw_be_p(f + 16, ETH_P_IP);
+    f[18] = ETH_ALEN;
+    f[19] = 4;
+    stw_be_p(f + 20, 2);                /* reply */
+    memcpy(f + 22, s->conf.macaddr.a, ETH_ALEN);
+    stl_be_p(f + 28, s->ip);
+    memcpy(f + 32, req + 22, ETH_ALEN + 4);
+    peer_send_frame(s, f, sizeof(f));
+}
+
+/* TCP options for a segment of @c (@syn: the SYN-ACK's set) */
+static size_t peer_tcp_options(TcpBenchPeer *s, PeerConn *c, bool syn,
+                               uint8_t *o)
+{
+    size_t n = 0;
+
+    if (syn) {
+        o[n++] = 2;                     /* MSS */
+        o[n++] = 4;
+        stw_be_p(o + n, PEER_MTU - IP_HLEN - TCP_HLEN);
+        n += 2;
+        if (c->sack_ok) {
+            o[n++] = 1;
+            o[n++] = 1;
+            o[n++] = 4;                 /* SACK permitted */
+            o[n++] = 2;
+        }
+        if (c->rcv_wscale || c->snd_wscale) {
+            o[n++] = 1;
+            o[n++] = 3;                 /* window scale */
+            o[n++] = 3;
+            o[n++] = c->rcv_wscale;
+        }
+    }
+    if (c->ts_ok) {
+        o[n++] = 1;
+        o[n++] = 1;
+        o[n++] = 8;                     /* timestamps */
+        o[n++] = 10;
+        stl_be_p(o + n, peer_now() / SCALE_MS);
+        stl_be_p(o + n + 4, c->ts_recent);
+        n += 8;
+    }
+    return n;
+}
+
+/* The window field: what the sink can take, scaled */
+static uint16_t peer_window(TcpBenchPeer *s, PeerConn *c)
+{
+    return MIN(s->rcv_window >> c->rcv_wscale, 0xffff);
+}
+
+/*
+ * Sends a segment of @c: @len zero bytes from @seq with @flags (ACK
+ * always but on a bare RST).
+ */
+static void peer_tcp_send(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
+                          uint8_t flags, size_t len)
+{
+    uint8_t f[ETH_HLEN_ + PEER_MTU] = { 0 };
+    uint8_t *ip = f + ETH_HLEN_;
+    uint8_t *tcp = ip + IP_HLEN;
+    size_t optlen = peer_tcp_options(s, c, flags & TCPF_SYN, tcp + TCP_HLEN);
+    size_t tcplen = TCP_HLEN + optlen + len;
+    size_t total = ETH_HLEN_ + IP_HLEN + tcplen;
+
+    assert(total <= sizeof(f));
+    memcpy(f, c->mac, ETH_ALEN);
+    memcpy(f + 6, s->conf.macaddr.a, ETH_ALEN);
+    stw_be_p(f + 12, ETH_P_IP);
+    ip[0] = 0x45;
+    stw_be_p(ip + 2, IP_HLEN + tcplen);
+    stw_be_p(ip + 4, s->ip_id++);
+    stw_be_p(ip + 6, 0x4000);           /* DF */
+    ip[8] = 64;
+    ip[9] = IP_PROTO_TCP;
+    stl_be_p(ip + 12, s->ip);
+    stl_be_p(ip + 16, c->ip);
+    stw_be_p(tcp, c->local_port);
+    stw_be_p(tcp + 2, c->port);
+    stl_be_p(tcp + 4, seq);
+    stl_be_p(tcp + 8, c->rcv_nxt);
+    tcp[12] = ((TCP_HLEN + optlen) / 4) << 4;
+    tcp[13] = flags;
+    /* RFC 7323 2.2: a SYN's window is never scaled */
+    stw_be_p(tcp + 14, flags & TCPF_SYN ? MIN(s->rcv_window, 0xffff) :
+             peer_window(s, c));
+    net_checksum_calculate(f, MAX(total, 60), CSUM_IP | CSUM_TCP);
+    if (flags & TCPF_ACK) {
+        c->rcv_acked = c->rcv_nxt;
+        c->delack_deadline = 0;
+    }
+    peer_send_frame(s, f, MAX(total, 60));
+}
+
+/* An RST for a segment that belongs to no connection (RFC 9293 3.10.7.1) */
+static void peer_tcp_reset(TcpBenchPeer *s, const uint8_t *eth,
+                           const uint8_t *ip, const uint8_t *tcp,
+                           size_t datalen)
+{
+    PeerConn c = { 0 };
+    uint8_t flags = tcp[13];
+
+    memcpy(c.mac, eth + 6, ETH_ALEN);
+    c.ip = ldl_be_p(ip + 12);
+    c.port = lduw_be_p(tcp);
+    c.local_port = lduw_be_p(tcp + 2);
+    if (flags & TCPF_ACK) {
+        peer_tcp_send(s, &c, ldl_be_p(tcp + 8), TCPF_RST, 0);
+    } else {
+        c.rcv_nxt = ldl_be_p(tcp + 4) + datalen + !!(flags & TCPF_SYN) +
+                    !!(flags & TCPF_FIN);
+        peer_tcp_send(s, &c, 0, TCPF_RST | TCPF_ACK, 0);
+    }
+}
+
+/* ------------------------------------------------------------ timers */
+
+static void peer_timer_update(TcpBenchPeer *s)
+{
+    int64_t next = INT64_MAX;
+
+    for (int i = 0; i < PEER_MAX_CONNS; i++) {
+        PeerConn *c = &s->conn[i];
+
+        if (c->state == CONN_FREE) {
+            continue;
+        }
+        if (c->rto_deadline) {
+            next = MIN(next, c->rto_deadline);
+        }
+        if (c->delack_deadline) {
+            next = MIN(next, c->delack_deadline);
+        }
+    }
+    if (next == INT64_MAX) {
+        timer_del(s->timer);
+    } else {
+        timer_mod(s->timer, next);
+    }
+}
+
+static void peer_rto_arm(PeerConn *c)
+{
+    c->rto_deadline = peer_now() + c->rto;
+}
+
+/* ------------------------------------------------------------ sending */
+
+/* Bytes SACKed above snd_una, and the highest SACKed sequence */
+static uint32_t peer_sacked(PeerConn *c, uint32_t *high)
+{
+    uint32_t n = 0;
+
+    *high = c->snd_una;
+    for (int i = 0; i < c->nsack; i++) {
+        n += c->sack[i].end - c->sack[i].start;
+        if (SEQ_GT(c->sack[i].end, *high)) {
+            *high = c->sack[i].end;
+        }
+    }
+    return n;
+}
+
+/* The SACK block that holds @seq, or NULL */
+static SackBlock *peer_sack_at(PeerConn *c, uint32_t seq)
+{
+    for (int i = 0; i < c->nsack; i++) {
+        if (SEQ_GEQ(seq, c->sack[i].start) && SEQ_LT(seq, c->sack[i].end)) {
+            return &c->sack[i];
+        }
+    }
+    return NULL;
+}
+
+/* The start of the first SACK block above @seq, or @limit */
+static uint32_t peer_sack_next(PeerConn *c, uint32_t seq, uint32_t limit)
+{
+    uint32_t next = limit;
+
+    for (int i = 0; i < c->nsack; i++) {
+        if (SEQ_GT(c->sack[i].start, seq) && SEQ_LT(c->sack[i].start, next)) {
+            next = c->sack[i].start;
+        }
+    }
+    return next;
+}
+
+/*
+ * RFC 6675's pipe, with every un-SACKed byte below the highest SACK taken
+ * as lost: the new data above the highest SACK, plus the holes already
+ * retransmitted in this recovery.
+ */
+static uint32_t peer_pipe(PeerConn *c)
+{
+    uint32_t high, sacked = peer_sacked(c, &high);
+    uint32_t pipe;
+
+    if (!c->in_recovery) {
+        /* after a timeout, what lies beyond snd_nxt is taken as lost */
+        return c->snd_nxt - c->snd_una - sacked;
+    }
+    pipe = c->snd_max - high;
+    for (uint32_t seq = c->snd_una; SEQ_LT(seq, c->rtx_next);) {
+        SackBlock *b = peer_sack_at(c, seq);
+
+        if (b) {
+            seq = b->end;
+        } else {
+            uint32_t end = peer_sack_next(c, seq, c->rtx_next);
+
+            pipe += end - seq;
+            seq = end;
+        }
+    }
+    return pipe;
+}
+
+static void peer_send_data(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
+                           size_t len)
+{
+    /* the first in flight: the timer starts now (not a probe's deadline) */
+    if (c->snd_una == c->snd_max) {
+        c->rto_deadline = 0;
+    }
+    if (SEQ_LT(seq, c->snd_max)) {
+        c->retransmits++;
+        s->retransmits++;
+    } else if (!c->rtt_active) {
+        c->rtt_active = true;           /* Karn: new data only */
+        c->rtt_seq = seq + len;
+        c->rtt_start = peer_now();
+    }
+    peer_tcp_send(s, c, seq, TCPF_ACK | (len == c->mss ? 0 : TCPF_PSH), len);
+    if (SEQ_GT(seq + len, c->snd_max)) {
+        c->snd_max = seq + len;
+    }
+    if (!c->rto_deadline) {
+        peer_rto_arm(c);
+    }
+}
+
+/* A source's next segment, if the windows and the wire allow one */
+static bool peer_output_one(TcpBenchPeer *s, PeerConn *c)
+{
+    uint32_t pipe = peer_pipe(c);
+    uint32_t wnd_end = c->snd_una + c->snd_wnd;
+    uint32_t high;
+
+    if (pipe >= c->cwnd) {
+        return false;
+    }
+    if (c->in_recovery) {
+        peer_sacked(c, &high);
+        while (SEQ_LT(c->rtx_next, high)) {
+            SackBlock *b;
+            uint32_t end;
+
+            if (SEQ_LT(c->rtx_next, c->snd_una)) {
+                c->rtx_next = c->snd_una;
+                continue;
+            }
+            b = peer_sack_at(c, c->rtx_next);
+            if (b) {
+                c->rtx_next = b->end;
+                continue;
+            }
+            end = peer_sack_next(c, c->rtx_next, high);
+            end = MIN(end - c->rtx_next, c->mss) + c->rtx_next;
+            peer_send_data(s, c, c->rtx_next, end - c->rtx_next);
+            c->rtx_next = end;
+            return true;
+        }
+    }
+    /* Full segments only (Nagle), unless the window is smaller */
+    if (SEQ_LT(c->snd_nxt, c->snd_max)) {
+        /* going back after a timeout: resend what was sent before */
+        uint32_t len = MIN(c->mss, c->snd_max - c->snd_nxt);
+
+        if (SEQ_GT(c->snd_nxt + len, wnd_end)) {
+            return false;
+        }
+        peer_send_data(s, c, c->snd_nxt, len);
+        c->snd_nxt += len;
+        return true;
+    }
+    if (SEQ_GT(c->snd_nxt + c->mss, wnd_end) &&
+        !(c->snd_wnd < c->mss && c->snd_nxt == c->snd_una && c->snd_wnd)) {
+        return false;
+    }
+    {
+        uint32_t len = MIN(c->mss, c->snd_wnd);
+
+        peer_send_data(s, c, c->snd_nxt, len);
+        c->snd_nxt += len;
+    }
+    return true;
+}
+
+static void peer_output(TcpBenchPeer *s)
+{
+    bool more = true;
+
+    /* Round robin over the sources, a segment each, while the wire takes */
+    while (more && !s->tx_blocked) {
+        more = false;
+        for (int i = 0; i < PEER_MAX_CONNS && !s->tx_blocked; i++) {
+            PeerConn *c = &s->conn[i];
+
+            if (c->state == CONN_ESTABLISHED && c->source) {
+                more |= peer_output_one(s, c);
+            }
+        }
+    }
+    /* A window too small to send into: probe it when the timer runs out */
+    for (int i = 0; i < PEER_MAX_CONNS && !s->tx_blocked; i++) {
+        PeerConn *c = &s->conn[i];
+
+        if (c->state == CONN_ESTABLISHED && c->source &&
+            c->snd_una == c->snd_max && !c->rto_deadline) {
+            peer_rto_arm(c);
+        }
+    }
+    peer_timer_update(s);
+}
+
+static void peer_sent(NetClientState *nc, ssize_t len)
+{
+    TcpBenchPeer *s = qemu_get_nic_opaque(nc);
+
+    s->tx_blocked = false;
+    peer_output(s);
+}
+
+/* ------------------------------------------------------------ receiving */
+
+typedef struct TcpOpts {
+    int mss;                    /* -1: absent */
+    int wscale;                 /* -1: absent */
+    bool sack_ok;
+    bool ts;
+    uint32_t tsval;
+    int nsack;
+    SackBlock sack[4];
+} TcpOpts;
+
+static void peer_parse_options(const uint8_t *o, size_t len, TcpOpts *t)
+{
+    size_t i = 0;
+
+    memset(t, 0, sizeof(*t));
+    t->mss = -1;
+    t->wscale = -1;
+    while (i < len) {
+        uint8_t kind = o[i], olen;
+
+        if (kind == 0) {
+            break;
+        }
+        if (kind == 1) {
+            i++;
+            continue;
+        }
+        if (i + 1 >= len || o[i + 1] < 2 || i + o[i + 1] > len) {
+            break;                      /* malformed: ignore the rest */
+        }
+        olen = o[i + 1];
+        switch (kind) {
+        case 2:
+            if (olen == 4) {
+                t->mss = lduw_be_p(o + i + 2);
+            }
+            break;
+        case 3:
+            if (olen == 3) {
+                t->wscale = MIN(o[i + 2], 14);
+            }
+            break;
+        case 4:
+            t->sack_ok = true;
+            break;
+        case 5:
+            for (int n = 0; n < (olen - 2) / 8 && n < 4; n++) {
+                t->sack[n].start = ldl_be_p(o + i + 2 + n * 8);
+                t->sack[n].end = ldl_be_p(o + i + 6 + n * 8);
+                t->nsack = n + 1;
+            }
+            break;
+        case 8:
+            if (olen == 10) {
+                t->ts = true;
+                t->tsval = ldl_be_p(o + i + 2);
+            }
+            break;
+        }
+        i += olen;
+    }
+}
+
+/* Adds a SACK block to @c's scoreboard, merged, above snd_una */
+static void peer_sack_add(PeerConn *c, uint32_t start, uint32_t end)
+{
+    int n = 0;
+
+    if (SEQ_LT(start, c->snd_una)) {
+        start = c->snd_una;
+    }
+    if (SEQ_GT(end, c->snd_max)) {
+        end = c->snd_max;
+    }
+    if (SEQ_GEQ(start, end)) {
+        return;
+    }
+    /* swallow every block it overlaps or touches */
+    for (int i = 0; i < c->nsack; i++) {
+        SackBlock *b = &c->sack[i];
+
+        if (SEQ_LEQ(b->start, end) && SEQ_GEQ(b->end, start)) {
+            start = SEQ_LT(b->start, start) ? b->start : start;
+            end = SEQ_GT(b->end, end) ? b->end : end;
+        } else {
+            c->sack[n++] = *b;
+        }
+    }
+    c->nsack = n;
+    if (c->nsack < PEER_MAX_SACK) {
+        c->sack[c->nsack++] = (SackBlock) { start, end };
+    }
+}
+
+/* Drops the scoreboard below snd_una */
+static void peer_sack_trim(PeerConn *c)
+{
+    int n = 0;
+
+    for (int i = 0; i < c->nsack; i++) {
+        SackBlock b = c->sack[i];
+
+        if (SEQ_LEQ(b.end, c->snd_una)) {
+            continue;
+        }
+        if (SEQ_LT(b.start, c->snd_una)) {
+            b.start = c->snd_una;
+        }
+        c->sack[n++] = b;
+    }
+    c->nsack = n;
+}
+
+static void peer_rtt_sample(PeerConn *c, int64_t r)
+{
+    if (!c->srtt) {
+        c->srtt = r;
+        c->rttvar = r / 2;
+    } else {
+        int64_t err = c->srtt > r ? c->srtt - r : r - c->srtt;
+
+        c->rttvar = (3 * c->rttvar + err) / 4;
+        c->srtt = (7 * c->srtt + r) / 8;
+    }
+    c->rto = MAX(c->srtt + 4 * c->rttvar, PEER_RTO_MIN_NS);
+    c->rto = MIN(c->rto, PEER_RTO_MAX_NS);
+}
+
+static void peer_enter_recovery(PeerConn *c)
+{
+    uint32_t flight = c->snd_max - c->snd_una;
+
+    c->ssthresh = MAX((uint64_t)flight * PEER_BETA_NUM / PEER_BETA_DEN,
+                      2u * c->mss);
+    c->cwnd = c->ssthresh;
+    c->in_recovery = true;
+    c->recover = c->snd_max;
+    c->rtx_next = c->snd_una;
+}
+
+/* The ACK field and window of a segment from the guest */
+static void peer_ack(TcpBenchPeer *s, PeerConn *c, uint32_t ack,
+                     uint16_t win, const TcpOpts *t, size_t datalen)
+{
+    bool new_sack = false;
+
+    if (SEQ_GT(ack, c->snd_max) || SEQ_LT(ack, c->snd_una)) {
+        return;
+    }
+    c->snd_wnd = (uint32_t)win << c->snd_wscale;
+    for (int i = 0; c->sack_ok && i < t->nsack; i++) {
+        uint32_t before, high;
+
+        before = peer_sacked(c, &high);
+        peer_sack_add(c, t->sack[i].start, t->sack[i].end);
+        new_sack |= peer_sacked(c, &high) != before;
+    }
+    if (c->fin_sent && SEQ_GT(ack, c->fin_seq)) {
+        c->state = CONN_FREE;           /* our FIN is acknowledged */
+        return;
+    }
+    if (SEQ_GT(ack, c->snd_una)) {
+        uint32_t acked = ack - c->snd_una;
+
+        c->snd_una = ack;
+        if (SEQ_LT(c->snd_nxt, ack)) {
+            c->snd_nxt = ack;
+        }
+        peer_sack_trim(c);
+        if (c->rtt_active && SEQ_GEQ(ack, c->rtt_seq)) {
+            c->rtt_active = false;
+            peer_rtt_sample(c, peer_now() - c->rtt_start);
+        }
+        if (c->in_recovery) {
+            if (SEQ_GEQ(ack, c->recover)) {
+                c->in_recovery = false;
+                c->cwnd = c->ssthresh;
+            }
+        } else if (c->cwnd < c->ssthresh) {
+            c->cwnd += acked;                           /* slow start */
+        } else {
+            c->cwnd += MAX((uint64_t)c->mss * acked / c->cwnd, 1);
+        }
+        c->dupacks = 0;
+        c->rto_deadline = 0;
+        if (c->snd_una != c->snd_max) {
+            peer_rto_arm(c);
+        }
+    } else if (c->snd_una != c->snd_max && !datalen &&
+               (win == c->last_win || new_sack)) {
+        uint32_t high;
+
+        c->dupacks++;
+        if (!c->in_recovery &&
+            (c->dupacks >= 3 || peer_sacked(c, &high) >= 3u * c->mss)) {
+            peer_enter_recovery(c);
+        }
+    }
+    c->last_win = win;
+}
+
+static void peer_conn_open(TcpBenchPeer *s, const uint8_t *eth,
+                           const uint8_t *ip, const uint8_t *tcp,
+                           const TcpOpts *t)
+{
+    PeerConn *c = NULL;
+    uint16_t dport = lduw_be_p(tcp + 2);
+
+    if (dport != s->sink_port && dport != s->source_port) {
+        peer_tcp_reset(s, eth, ip, tcp, 0);
+        return;
+    }
+    for (int i = 0; i < PEER_MAX_CONNS; i++) {
+        if (s->conn[i].state == CONN_FREE) {
+            c = &s->conn[i];
+            memset(c, 0, sizeof(*c));
+            /* a fixed ISS per slot: the runs repeat */
+            c->iss = 0x10000000u * (i + 1);
+            break;
+        }
+    }
+    if (!c) {
+        qemu_log_mask(LOG_UNIMP, "tcp-bench-peer: more than %d connections\n",
+                      PEER_MAX_CONNS);
+        peer_tcp_reset(s, eth, ip, tcp, 0);
+        return;
+    }
+    c->state = CONN_SYN_RCVD;
+    c->source = dport == s->source_port;
+    memcpy(c->mac, eth + 6, ETH_ALEN);
+    c->ip = ldl_be_p(ip + 12);
+    c->port = lduw_be_p(tcp);
+    c->local_port = dport;
+    c->rcv_nxt = ldl_be_p(tcp + 4) + 1;
+    c->sack_ok = t->sack_ok;
+    c->ts_ok = t->ts;
+    c->ts_recent = t->tsval;
+    if (t->wscale >= 0) {
+        c->snd_wscale = t->wscale;
+        /* the smallest scale that carries the receive window */
+        while (c->rcv_wscale < 14 &&
+               (s->rcv_window >> c->rcv_wscale) > 0xffff) {
+            c->rcv_wscale++;
+        }
+    }
+    /* RFC 9293's default of 536; no less than Linux's floor of 88 */
+    c->mss = MIN(MAX(t->mss > 0 ? t->mss : 536, 88),
+                 PEER_MTU - IP_HLEN - TCP_HLEN) - (c->ts_ok ? 12 : 0);
+    c->snd_wnd = lduw_be_p(tcp + 14);  /* never scaled in a SYN */
+    c->last_win = c->snd_wnd;
+    c->rto = PEER_RTO_INIT_NS;
+    c->snd_una = c->iss;
+    c->snd_nxt = c->snd_max = c->iss + 1;
+    c->cwnd = PEER_INIT_CWND * c->mss;
+    c->ssthresh = UINT32_MAX;
+    peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
+    peer_rto_arm(c);
+}
+
+static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
+{
+    const uint8_t *ip = eth + ETH_HLEN_;
+    const uint8_t *tcp;
+    size_t ihl, iplen, off, datalen;
+    uint32_t src, seq;
+    uint16_t sport, dport;
+    uint8_t flags;
+    PeerConn *c = NULL;
+    TcpOpts t;
+
+    ihl = (ip[0] & 0xf) * 4;
+    iplen = lduw_be_p(ip + 2);
+    if ((ip[0] >> 4) != 4 || ihl < IP_HLEN || iplen < ihl + TCP_HLEN ||
+        ETH_HLEN_ + iplen > len || (lduw_be_p(ip + 6) & 0x3fff)) {
+        return;                         /* not for us, or a fragment */
+    }
+    tcp = ip + ihl;
+    off = (tcp[12] >> 4) * 4;
+    if (off < TCP_HLEN || ihl + off > iplen) {
+        return;
+    }
+    datalen = iplen - ihl - off;
+    src = ldl_be_p(ip + 12);
+    sport = lduw_be_p(tcp);
+    dport = lduw_be_p(tcp + 2);
+    seq = ldl_be_p(tcp + 4);
+    flags = tcp[13];
+    peer_parse_options(tcp + TCP_HLEN, off - TCP_HLEN, &t);
+
+    for (int i = 0; i < PEER_MAX_CONNS; i++) {
+        PeerConn *k = &s->conn[i];
+
+        if (k->state != CONN_FREE && k->ip == src && k->port == sport &&
+            k->local_port == dport) {
+            c = k;
+            break;
+        }
+    }
+    if (flags & TCPF_RST) {
+        if (c) {
+            c->state = CONN_FREE;
+        }
+        return;
+    }
+    if (!c) {
+        if ((flags & (TCPF_SYN | TCPF_ACK)) == TCPF_SYN) {
+            peer_conn_open(s, eth, ip, tcp, &t);
+        } else {
+            peer_tcp_reset(s, eth, ip, tcp, datalen);
+        }
+        return;
+    }
+    if (flags & TCPF_SYN) {
+        if (c->state == CONN_SYN_RCVD && seq + 1 == c->rcv_nxt) {
+            peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
+        }
+        return;
+    }
+    if (!(flags & TCPF_ACK)) {
+        return;
+    }
+    if (c->ts_ok && t.ts && SEQ_LEQ(seq, c->rcv_nxt)) {
+        c->ts_recent = t.tsval;
+    }
+    if (c->state == CONN_SYN_RCVD) {
+        if (ldl_be_p(tcp + 8) != c->iss + 1) {
+            peer_tcp_reset(s, eth, ip, tcp, datalen);
+            return;
+        }
+        c->state = CONN_ESTABLISHED;
+        c->snd_una = c->iss + 1;
+        c->rto_deadline = 0;
+        c->rto = PEER_RTO_INIT_NS;
+    }
+    peer_ack(s, c, ldl_be_p(tcp + 8), lduw_be_p(tcp + 14), &t, datalen);
+    if (c->state == CONN_FREE) {
+        return;
+    }
+
+    if (datalen || (flags & TCPF_FIN)) {
+        if (seq == c->rcv_nxt) {
+            c->rcv_nxt += datalen;
+            if (flags & TCPF_FIN) {
+                c->rcv_nxt++;
+                /* the guest closes: we close too, with nothing more sent */
+                c->state = CONN_LAST_ACK;
+                c->fin_sent = true;
+                c->fin_seq = c->snd_max;
+                c->snd_max = c->fin_seq + 1;
+                peer_tcp_send(s, c, c->fin_seq, TCPF_FIN | TCPF_ACK, 0);
+                peer_rto_arm(c);
+            } else if (c->rcv_nxt - c->rcv_acked >= 2u * c->mss) {
+                peer_tcp_send(s, c, c->snd_nxt, TCPF_ACK, 0);
+            } else if (!c->delack_deadline) {
+                c->delack_deadline = peer_now() + PEER_DELACK_NS;
+            }
+        } else {
+            /* out of order or old: say at once what we have */
+            peer_tcp_send(s, c, c->snd_nxt, TCPF_ACK, 0);
+        }
+    }
+    peer_output(s);
+}
+
+static ssize_t peer_receive(NetClientState *nc, const uint8_t *buf,
+                            size_t size)
+{
+    TcpBenchPeer *s = qemu_get_nic_opaque(nc);
+    uint16_t type;
+
+    if (size < ETH_HLEN_ + 28) {
+        return size;
+    }
+    type = lduw_be_p(buf + 12);
+    if (type == ETH_P_ARP && lduw_be_p(buf + 20) == 1 &&
+        ldl_be_p(buf + 38) == s->ip) {
+        peer_arp_reply(s, buf);
+    } else if (type == ETH_P_IP && buf[ETH_HLEN_ + 9] == IP_PROTO_TCP &&
+               ldl_be_p(buf + ETH_HLEN_ + 16) == s->ip) {
+        peer_tcp_input(s, buf, size);
+    }
+    return size;
+}
+
+/* The delayed ACKs and retransmission timeouts that are due */
+static void peer_timer(void *opaque)
+{
+    TcpBenchPeer *s = opaque;
+    int64_t now = peer_now();
+
+    for (int i = 0; i < PEER_MAX_CONNS; i++) {
+        PeerConn *c = &s->conn[i];
+
+        if (c->state == CONN_FREE) {
+            continue;
+        }
+        if (c->delack_deadline && c->delack_deadline <= now) {
+            peer_tcp_send(s, c, c->snd_nxt, TCPF_ACK, 0);
+        }
+        if (!c->rto_deadline || c->rto_deadline > now) {
+            continue;
+        }
+        c->rto_deadline = 0;
+        if (c->state == CONN_SYN_RCVD) {
+            peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
+        } else if (c->state == CONN_LAST_ACK) {
+            peer_tcp_send(s, c, c->fin_seq, TCPF_FIN | TCPF_ACK, 0);
+        } else if (c->snd_una != c->snd_max) {
+            /* RFC 5681 3.1 after a timeout; go back to snd_una */
+            c->ssthresh = MAX((uint64_t)(c->snd_max - c->snd_una) *
+                              PEER_BETA_NUM / PEER_BETA_DEN, 2u * c->mss);
+            c->cwnd = c->mss;
+            c->in_recovery = false;
+            c->nsack = 0;
+            c->dupacks = 0;
+            c->rtt_active = false;
+            c->snd_nxt = c->snd_una;
+        } else {
+            /* zero window: a probe, which the guest answers with its window */
+            peer_tcp_send(s, c, c->snd_una - 1, TCPF_ACK, 0);
+        }
+        c->rto = MIN(c->rto * 2, PEER_RTO_MAX_NS);
+        peer_rto_arm(c);
+    }
+    peer_output(s);
+}
+
+/* ------------------------------------------------------------ device */
+
+static NetClientInfo peer_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .receive = peer_receive,
+};
+
+static void peer_realize(DeviceState *dev, Error **errp)
+{
+    TcpBenchPeer *s = TCP_BENCH_PEER(dev);
+    struct in_addr addr;
+
+    if (!s->ip_str || !inet_aton(s->ip_str, &addr)) {
+        error_setg(errp, "tcp-bench-peer: ip must be an IPv4 address");
+        return;
+    }
+    s->ip = be32_to_cpu(addr.s_addr);
+    if (!s->conf.peers.ncs[0]) {
+        error_setg(errp, "tcp-bench-peer: netdev is required");
+        return;
+    }
+    if (s->rcv_window < 1024 || s->rcv_window > (0xffffu << 14)) {
+        error_setg(errp, "tcp-bench-peer: rcv-window must be 1024 .. 1 GiB");
+        return;
+    }
+    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    s->nic = qemu_new_nic(&peer_net_info, &s->conf, object_get_typename(
+                              OBJECT(dev)), dev->id,
+                          &dev->mem_reentrancy_guard, s);
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, peer_timer, s);
+}
+
+static void peer_unrealize(DeviceState *dev)
+{
+    TcpBenchPeer *s = TCP_BENCH_PEER(dev);
+
+    timer_free(s->timer);
+    qemu_del_nic(s->nic);
+}
+
+/* Its TCP state is not migrated: a bench tool, not a part of the board */
+static const VMStateDescription vmstate_tcp_bench_peer = {
+    .name = TYPE_TCP_BENCH_PEER,
+    .unmigratable = 1,
+};
+
+static const Property peer_properties[] = {
+    DEFINE_NIC_PROPERTIES(TcpBenchPeer, conf),
+    DEFINE_PROP_STRING("ip", TcpBenchPeer, ip_str),
+    DEFINE_PROP_UINT16("sink-port", TcpBenchPeer, sink_port, 5001),
+    DEFINE_PROP_UINT16("source-port", TcpBenchPeer, source_port, 5002),
+    /*
+     * What the sink advertises: Linux's tcp_rmem maximum of 4 MiB (the
+     * PSP era's default), which autotuning reaches on a fast LAN
+     */
+    DEFINE_PROP_UINT32("rcv-window", TcpBenchPeer, rcv_window, 4 * MiB),
+};
+
+static void peer_instance_init(Object *obj)
+{
+    TcpBenchPeer *s = TCP_BENCH_PEER(obj);
+
+    /* segments sent again, over all connections (qom-get) */
+    object_property_add_uint64_ptr(obj, "retransmits", &s->retransmits,
+                                   OBJ_PROP_FLAG_READ);
+}
+
+static void peer_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->desc = "A PC's TCP sink and source at the far end of a wire "
+               "(scripts/bench)";
+    dc->realize = peer_realize;
+    dc->unrealize = peer_unrealize;
+    dc->vmsd = &vmstate_tcp_bench_peer;
+    dc->user_creatable = true;
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+    device_class_set_props(dc, peer_properties);
+}
+
+static const TypeInfo peer_type_info = {
+    .name = TYPE_TCP_BENCH_PEER,
+    .parent = TYPE_DEVICE,
+    .instance_size = sizeof(TcpBenchPeer),
+    .instance_init = peer_instance_init,
+    .class_init = peer_class_init,
+};
+
+static void peer_register_types(void)
+{
+    type_register_static(&peer_type_info);
+}
+
+type_init(peer_register_types)
