@@ -47,6 +47,7 @@
 #include "net/checksum.h"
 #include "net/eth.h"
 #include "qom/object.h"
+#include "trace.h"
 
 #define TYPE_TCP_BENCH_PEER "tcp-bench-peer"
 OBJECT_DECLARE_SIMPLE_TYPE(TcpBenchPeer, TCP_BENCH_PEER)
@@ -83,6 +84,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TcpBenchPeer, TCP_BENCH_PEER)
 
 typedef enum {
     CONN_FREE,
+    CONN_SYN_SENT,              /* the connection back (iperf -d) */
     CONN_SYN_RCVD,
     CONN_ESTABLISHED,
     CONN_LAST_ACK,              /* our FIN sent after the guest's */
@@ -107,12 +109,13 @@ typedef struct PeerConn {
     uint32_t ts_recent;
 
     /* sending */
-    uint32_t iss, snd_una, snd_nxt, snd_max;
+    uint32_t iss, snd_una, snd_max;
     uint32_t snd_wnd;           /* the guest's window, scaled */
     uint16_t last_win;          /* its window field, for dup-ACK checks */
     uint32_t cwnd, ssthresh;    /* bytes */
     unsigned dupacks;
-    bool in_recovery;
+    bool in_recovery;           /* fast recovery, or after a timeout */
+    bool rto_loss;              /* the recovery began with a timeout */
     uint32_t recover;           /* snd_max when recovery began */
     uint32_t rtx_next;          /* retransmission cursor in recovery */
     SackBlock sack[PEER_MAX_SACK];
@@ -150,6 +153,7 @@ struct TcpBenchPeer {
     uint32_t ip;
     uint16_t sink_port;
     uint16_t source_port;
+    uint16_t connect_back_port;
     uint32_t rcv_window;
     uint64_t retransmits;
 };
@@ -373,20 +377,36 @@ static uint32_t peer_sack_next(PeerConn *c, uint32_t seq, uint32_t limit)
 }
 
 /*
- * RFC 6675's pipe, with every un-SACKed byte below the highest SACK taken
- * as lost: the new data above the highest SACK, plus the holes already
- * retransmitted in this recovery.
+ * In recovery, the un-SACKed bytes below this are taken as lost: those
+ * below the highest SACK (RFC 6675's IsLost, at its most eager), or after
+ * a timeout everything that was in flight (RFC 5681 3.1).
+ */
+static uint32_t peer_lost_limit(PeerConn *c)
+{
+    uint32_t high;
+
+    peer_sacked(c, &high);
+    if (c->rto_loss && SEQ_GT(c->recover, high)) {
+        high = c->recover;
+    }
+    return SEQ_GT(high, c->snd_max) ? c->snd_max : high;
+}
+
+/*
+ * RFC 6675's pipe: outside recovery, what was sent and not SACKed; in
+ * recovery, what was sent above the lost region plus the holes already
+ * retransmitted.
  */
 static uint32_t peer_pipe(PeerConn *c)
 {
     uint32_t high, sacked = peer_sacked(c, &high);
-    uint32_t pipe;
+    uint32_t limit, pipe;
 
     if (!c->in_recovery) {
-        /* after a timeout, what lies beyond snd_nxt is taken as lost */
-        return c->snd_nxt - c->snd_una - sacked;
+        return c->snd_max - c->snd_una - sacked;
     }
-    pipe = c->snd_max - high;
+    limit = peer_lost_limit(c);
+    pipe = c->snd_max - limit;
     for (uint32_t seq = c->snd_una; SEQ_LT(seq, c->rtx_next);) {
         SackBlock *b = peer_sack_at(c, seq);
 
@@ -410,6 +430,7 @@ static void peer_send_data(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
         c->rto_deadline = 0;
     }
     if (SEQ_LT(seq, c->snd_max)) {
+        trace_tcp_bench_peer_retransmit(c->port, seq, len);
         c->retransmits++;
         s->retransmits++;
     } else if (!c->rtt_active) {
@@ -429,57 +450,41 @@ static void peer_send_data(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
 /* A source's next segment, if the windows and the wire allow one */
 static bool peer_output_one(TcpBenchPeer *s, PeerConn *c)
 {
-    uint32_t pipe = peer_pipe(c);
     uint32_t wnd_end = c->snd_una + c->snd_wnd;
-    uint32_t high;
+    uint32_t len;
 
-    if (pipe >= c->cwnd) {
+    if (peer_pipe(c) >= c->cwnd) {
         return false;
     }
     if (c->in_recovery) {
-        peer_sacked(c, &high);
-        while (SEQ_LT(c->rtx_next, high)) {
-            SackBlock *b;
+        /* the first hole not yet retransmitted, a segment at most */
+        uint32_t limit = peer_lost_limit(c);
+
+        if (SEQ_LT(c->rtx_next, c->snd_una)) {
+            c->rtx_next = c->snd_una;
+        }
+        while (SEQ_LT(c->rtx_next, limit)) {
+            SackBlock *b = peer_sack_at(c, c->rtx_next);
             uint32_t end;
 
-            if (SEQ_LT(c->rtx_next, c->snd_una)) {
-                c->rtx_next = c->snd_una;
-                continue;
-            }
-            b = peer_sack_at(c, c->rtx_next);
             if (b) {
                 c->rtx_next = b->end;
                 continue;
             }
-            end = peer_sack_next(c, c->rtx_next, high);
+            end = peer_sack_next(c, c->rtx_next, limit);
             end = MIN(end - c->rtx_next, c->mss) + c->rtx_next;
             peer_send_data(s, c, c->rtx_next, end - c->rtx_next);
             c->rtx_next = end;
             return true;
         }
     }
-    /* Full segments only (Nagle), unless the window is smaller */
-    if (SEQ_LT(c->snd_nxt, c->snd_max)) {
-        /* going back after a timeout: resend what was sent before */
-        uint32_t len = MIN(c->mss, c->snd_max - c->snd_nxt);
-
-        if (SEQ_GT(c->snd_nxt + len, wnd_end)) {
-            return false;
-        }
-        peer_send_data(s, c, c->snd_nxt, len);
-        c->snd_nxt += len;
-        return true;
-    }
-    if (SEQ_GT(c->snd_nxt + c->mss, wnd_end) &&
-        !(c->snd_wnd < c->mss && c->snd_nxt == c->snd_una && c->snd_wnd)) {
+    /* New data: full segments only (Nagle), unless the window is smaller */
+    if (SEQ_GT(c->snd_max + c->mss, wnd_end) &&
+        !(c->snd_wnd < c->mss && c->snd_max == c->snd_una && c->snd_wnd)) {
         return false;
     }
-    {
-        uint32_t len = MIN(c->mss, c->snd_wnd);
-
-        peer_send_data(s, c, c->snd_nxt, len);
-        c->snd_nxt += len;
-    }
+    len = MIN(c->mss, c->snd_wnd);
+    peer_send_data(s, c, c->snd_max, len);
     return true;
 }
 
@@ -656,6 +661,7 @@ static void peer_enter_recovery(PeerConn *c)
                       2u * c->mss);
     c->cwnd = c->ssthresh;
     c->in_recovery = true;
+    c->rto_loss = false;
     c->recover = c->snd_max;
     c->rtx_next = c->snd_una;
 }
@@ -678,6 +684,7 @@ static void peer_ack(TcpBenchPeer *s, PeerConn *c, uint32_t ack,
         new_sack |= peer_sacked(c, &high) != before;
     }
     if (c->fin_sent && SEQ_GT(ack, c->fin_seq)) {
+        trace_tcp_bench_peer_close(c->port, "closed");
         c->state = CONN_FREE;           /* our FIN is acknowledged */
         return;
     }
@@ -685,19 +692,20 @@ static void peer_ack(TcpBenchPeer *s, PeerConn *c, uint32_t ack,
         uint32_t acked = ack - c->snd_una;
 
         c->snd_una = ack;
-        if (SEQ_LT(c->snd_nxt, ack)) {
-            c->snd_nxt = ack;
-        }
         peer_sack_trim(c);
         if (c->rtt_active && SEQ_GEQ(ack, c->rtt_seq)) {
             c->rtt_active = false;
             peer_rtt_sample(c, peer_now() - c->rtt_start);
         }
-        if (c->in_recovery) {
-            if (SEQ_GEQ(ack, c->recover)) {
-                c->in_recovery = false;
+        if (c->in_recovery && SEQ_GEQ(ack, c->recover)) {
+            c->in_recovery = false;
+            if (!c->rto_loss) {
                 c->cwnd = c->ssthresh;
             }
+            c->rto_loss = false;
+            trace_tcp_bench_peer_recovered(c->port, ack, c->cwnd);
+        } else if (c->in_recovery && !c->rto_loss) {
+            /* fast recovery: the window stays at ssthresh */
         } else if (c->cwnd < c->ssthresh) {
             c->cwnd += acked;                           /* slow start */
         } else {
@@ -716,34 +724,82 @@ static void peer_ack(TcpBenchPeer *s, PeerConn *c, uint32_t ack,
         if (!c->in_recovery &&
             (c->dupacks >= 3 || peer_sacked(c, &high) >= 3u * c->mss)) {
             peer_enter_recovery(c);
+            trace_tcp_bench_peer_recovery(c->port, c->snd_una, c->snd_max,
+                                          c->cwnd, c->dupacks);
         }
     }
     c->last_win = win;
+}
+
+/* A free connection slot, cleared, with its fixed ISS: the runs repeat */
+static PeerConn *peer_conn_alloc(TcpBenchPeer *s)
+{
+    for (int i = 0; i < PEER_MAX_CONNS; i++) {
+        PeerConn *c = &s->conn[i];
+
+        if (c->state == CONN_FREE) {
+            memset(c, 0, sizeof(*c));
+            c->iss = 0x10000000u * (i + 1);
+            c->rto = PEER_RTO_INIT_NS;
+            c->snd_una = c->iss;
+            c->snd_max = c->iss + 1;
+            c->ssthresh = UINT32_MAX;
+            return c;
+        }
+    }
+    qemu_log_mask(LOG_UNIMP, "tcp-bench-peer: more than %d connections\n",
+                  PEER_MAX_CONNS);
+    return NULL;
+}
+
+/* The smallest window scale that carries the receive window */
+static uint8_t peer_rcv_wscale(TcpBenchPeer *s)
+{
+    uint8_t ws = 0;
+
+    while (ws < 14 && (s->rcv_window >> ws) > 0xffff) {
+        ws++;
+    }
+    return ws;
+}
+
+/* What the guest's SYN or SYN-ACK @t and window @win settle */
+static void peer_conn_options(TcpBenchPeer *s, PeerConn *c, const TcpOpts *t,
+                              uint16_t win)
+{
+    c->sack_ok = t->sack_ok;
+    c->ts_ok = t->ts;
+    c->ts_recent = t->tsval;
+    if (t->wscale >= 0) {
+        c->snd_wscale = t->wscale;
+        c->rcv_wscale = peer_rcv_wscale(s);
+    } else {
+        c->snd_wscale = c->rcv_wscale = 0;
+    }
+    /* RFC 9293's default of 536; no less than Linux's floor of 88 */
+    c->mss = MIN(MAX(t->mss > 0 ? t->mss : 536, 88),
+                 PEER_MTU - IP_HLEN - TCP_HLEN) - (c->ts_ok ? 12 : 0);
+    c->snd_wnd = win;                   /* never scaled in a SYN */
+    c->last_win = win;
+    c->cwnd = PEER_INIT_CWND * c->mss;
+    trace_tcp_bench_peer_open(c->port, c->local_port, c->source, c->mss,
+                              c->snd_wscale, c->rcv_wscale, c->sack_ok,
+                              c->ts_ok);
 }
 
 static void peer_conn_open(TcpBenchPeer *s, const uint8_t *eth,
                            const uint8_t *ip, const uint8_t *tcp,
                            const TcpOpts *t)
 {
-    PeerConn *c = NULL;
     uint16_t dport = lduw_be_p(tcp + 2);
+    PeerConn *c;
 
     if (dport != s->sink_port && dport != s->source_port) {
         peer_tcp_reset(s, eth, ip, tcp, 0);
         return;
     }
-    for (int i = 0; i < PEER_MAX_CONNS; i++) {
-        if (s->conn[i].state == CONN_FREE) {
-            c = &s->conn[i];
-            memset(c, 0, sizeof(*c));
-            /* a fixed ISS per slot: the runs repeat */
-            c->iss = 0x10000000u * (i + 1);
-            break;
-        }
-    }
+    c = peer_conn_alloc(s);
     if (!c) {
-        qemu_log_mask(LOG_UNIMP, "tcp-bench-peer: more than %d connections\n",
-                      PEER_MAX_CONNS);
         peer_tcp_reset(s, eth, ip, tcp, 0);
         return;
     }
@@ -754,28 +810,33 @@ static void peer_conn_open(TcpBenchPeer *s, const uint8_t *eth,
     c->port = lduw_be_p(tcp);
     c->local_port = dport;
     c->rcv_nxt = ldl_be_p(tcp + 4) + 1;
-    c->sack_ok = t->sack_ok;
-    c->ts_ok = t->ts;
-    c->ts_recent = t->tsval;
-    if (t->wscale >= 0) {
-        c->snd_wscale = t->wscale;
-        /* the smallest scale that carries the receive window */
-        while (c->rcv_wscale < 14 &&
-               (s->rcv_window >> c->rcv_wscale) > 0xffff) {
-            c->rcv_wscale++;
-        }
-    }
-    /* RFC 9293's default of 536; no less than Linux's floor of 88 */
-    c->mss = MIN(MAX(t->mss > 0 ? t->mss : 536, 88),
-                 PEER_MTU - IP_HLEN - TCP_HLEN) - (c->ts_ok ? 12 : 0);
-    c->snd_wnd = lduw_be_p(tcp + 14);  /* never scaled in a SYN */
-    c->last_win = c->snd_wnd;
-    c->rto = PEER_RTO_INIT_NS;
-    c->snd_una = c->iss;
-    c->snd_nxt = c->snd_max = c->iss + 1;
-    c->cwnd = PEER_INIT_CWND * c->mss;
-    c->ssthresh = UINT32_MAX;
+    peer_conn_options(s, c, t, lduw_be_p(tcp + 14));
     peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
+    peer_rto_arm(c);
+}
+
+/*
+ * As iperf -d's server does once the client's stream is up: a connection
+ * back to the guest (connect-back-port), which the peer then sends into.
+ * Its SYN offers what Linux's does: MSS, SACK, timestamps, window scale.
+ */
+static void peer_connect_back(TcpBenchPeer *s, PeerConn *sink)
+{
+    PeerConn *c = peer_conn_alloc(s);
+
+    if (!c) {
+        return;
+    }
+    c->state = CONN_SYN_SENT;
+    c->source = true;
+    memcpy(c->mac, sink->mac, ETH_ALEN);
+    c->ip = sink->ip;
+    c->port = s->connect_back_port;
+    c->local_port = 40000 + (c - s->conn);
+    c->sack_ok = c->ts_ok = true;
+    c->rcv_wscale = peer_rcv_wscale(s);
+    c->mss = PEER_MTU - IP_HLEN - TCP_HLEN;
+    peer_tcp_send(s, c, c->iss, TCPF_SYN, 0);
     peer_rto_arm(c);
 }
 
@@ -820,6 +881,7 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
     }
     if (flags & TCPF_RST) {
         if (c) {
+            trace_tcp_bench_peer_close(c->port, "reset");
             c->state = CONN_FREE;
         }
         return;
@@ -830,6 +892,20 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
         } else {
             peer_tcp_reset(s, eth, ip, tcp, datalen);
         }
+        return;
+    }
+    if (c->state == CONN_SYN_SENT) {
+        if ((flags & (TCPF_SYN | TCPF_ACK)) != (TCPF_SYN | TCPF_ACK) ||
+            ldl_be_p(tcp + 8) != c->iss + 1) {
+            return;
+        }
+        c->state = CONN_ESTABLISHED;
+        c->rcv_nxt = seq + 1;
+        c->snd_una = c->iss + 1;
+        c->rto_deadline = 0;
+        peer_conn_options(s, c, &t, lduw_be_p(tcp + 14));
+        peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
+        peer_output(s);
         return;
     }
     if (flags & TCPF_SYN) {
@@ -853,6 +929,9 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
         c->snd_una = c->iss + 1;
         c->rto_deadline = 0;
         c->rto = PEER_RTO_INIT_NS;
+        if (!c->source && s->connect_back_port) {
+            peer_connect_back(s, c);
+        }
     }
     peer_ack(s, c, ldl_be_p(tcp + 8), lduw_be_p(tcp + 14), &t, datalen);
     if (c->state == CONN_FREE) {
@@ -872,13 +951,13 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
                 peer_tcp_send(s, c, c->fin_seq, TCPF_FIN | TCPF_ACK, 0);
                 peer_rto_arm(c);
             } else if (c->rcv_nxt - c->rcv_acked >= 2u * c->mss) {
-                peer_tcp_send(s, c, c->snd_nxt, TCPF_ACK, 0);
+                peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
             } else if (!c->delack_deadline) {
                 c->delack_deadline = peer_now() + PEER_DELACK_NS;
             }
         } else {
             /* out of order or old: say at once what we have */
-            peer_tcp_send(s, c, c->snd_nxt, TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
         }
     }
     peer_output(s);
@@ -917,13 +996,15 @@ static void peer_timer(void *opaque)
             continue;
         }
         if (c->delack_deadline && c->delack_deadline <= now) {
-            peer_tcp_send(s, c, c->snd_nxt, TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
         }
         if (!c->rto_deadline || c->rto_deadline > now) {
             continue;
         }
         c->rto_deadline = 0;
-        if (c->state == CONN_SYN_RCVD) {
+        if (c->state == CONN_SYN_SENT) {
+            peer_tcp_send(s, c, c->iss, TCPF_SYN, 0);
+        } else if (c->state == CONN_SYN_RCVD) {
             peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
         } else if (c->state == CONN_LAST_ACK) {
             peer_tcp_send(s, c, c->fin_seq, TCPF_FIN | TCPF_ACK, 0);
@@ -932,11 +1013,15 @@ static void peer_timer(void *opaque)
             c->ssthresh = MAX((uint64_t)(c->snd_max - c->snd_una) *
                               PEER_BETA_NUM / PEER_BETA_DEN, 2u * c->mss);
             c->cwnd = c->mss;
-            c->in_recovery = false;
-            c->nsack = 0;
+            c->in_recovery = true;
+            c->rto_loss = true;
+            c->recover = c->snd_max;
+            c->rtx_next = c->snd_una;
             c->dupacks = 0;
             c->rtt_active = false;
-            c->snd_nxt = c->snd_una;
+            trace_tcp_bench_peer_rto(c->port, c->snd_una, c->snd_max,
+                                     MIN(c->rto * 2, PEER_RTO_MAX_NS),
+                                     c->snd_wnd);
         } else {
             /* zero window: a probe, which the guest answers with its window */
             peer_tcp_send(s, c, c->snd_una - 1, TCPF_ACK, 0);
@@ -999,6 +1084,9 @@ static const Property peer_properties[] = {
     DEFINE_PROP_STRING("ip", TcpBenchPeer, ip_str),
     DEFINE_PROP_UINT16("sink-port", TcpBenchPeer, sink_port, 5001),
     DEFINE_PROP_UINT16("source-port", TcpBenchPeer, source_port, 5002),
+    /* 0: none; else, the guest's port a sink connection brings a source on */
+    DEFINE_PROP_UINT16("connect-back-port", TcpBenchPeer, connect_back_port,
+                       0),
     /*
      * What the sink advertises: Linux's tcp_rmem maximum of 4 MiB (the
      * PSP era's default), which autotuning reaches on a fast LAN

@@ -18,6 +18,10 @@
 #                      [bench.secs=N] [bench.pacing=USECS,...] [bench.rx=0|1]
 #                      [bench.rxring=N] [bench.ip=ADDR/LEN
 #                      bench.sink=IP:PORT bench.source=IP:PORT]
+#                      [bench.listen=PORT]
+# bench.listen: the receiving stream comes as iperf -d's does, from the peer
+# connecting back to an `iperf -s -w WINDOW` on PORT, so that the window
+# is the listener's, as in the guide (instead of iperf -R to the source).
 # bench.rx=0 leaves out the receiving stream (one way only); bench.rxring
 # sets the driver's number of RX descriptors (ethtool -G eth0 rx N).
 # For each pacing interval (ethtool -C eth0 rx-usecs) and window, prints
@@ -31,7 +35,7 @@
 # Half a second after the last one-second report, the streams are killed:
 # neither peer ever closes its end.
 set -u
-windows=64 secs=2 pacing=0 rx=1 rxring= ip=
+windows=64 secs=2 pacing=0 rx=1 rxring= ip= listen=
 sink=10.0.2.100:5001 source=10.0.2.101:5001
 for arg in $(cat /proc/cmdline); do
     case $arg in
@@ -43,6 +47,7 @@ for arg in $(cat /proc/cmdline); do
         bench.ip=*) ip=${arg#bench.ip=} ;;
         bench.sink=*) sink=${arg#bench.sink=} ;;
         bench.source=*) source=${arg#bench.source=} ;;
+        bench.listen=*) listen=${arg#bench.listen=} ;;
     esac
 done
 cat > /tmp/udhcpc.sh << 'EOS'
@@ -92,12 +97,18 @@ for p in $(echo "$pacing" | tr , ' '); do
     ethtool -C eth0 rx-usecs "$p" 2> /dev/null
     ethtool -c eth0 | grep -q "^rx-usecs: *$p\$" || exit 1
     for w in $(echo "$windows" | tr , ' '); do
-        iperf -c "${sink%:*}" -p "${sink#*:}" -w "${w}K" -f B -i 1 -t "$secs" \
-            > /tmp/tx.out 2>&1 &
-        pids=$!
-        if [ "$rx" = 1 ]; then
-            iperf -c "${source%:*}" -p "${source#*:}" -R -w "${w}K" -f B -i 1 \
-                -t "$secs" > /tmp/rx.out 2>&1 &
+        pids=
+        if [ "$rx" = 1 ] && [ -n "$listen" ]; then
+            iperf -s -p "$listen" -w "${w}K" -f B -i 1 > /tmp/rx.out 2>&1 &
+            pids=$!
+            sleep 0.2
+        fi
+        iperf -c "${sink%:*}" -p "${sink#*:}" -w "${w}K" -f B -i 1 \
+            -t "$secs" > /tmp/tx.out 2>&1 &
+        pids="$pids $!"
+        if [ "$rx" = 1 ] && [ -z "$listen" ]; then
+            iperf -c "${source%:*}" -p "${source#*:}" -R -w "${w}K" -f B \
+                -i 1 -t "$secs" > /tmp/rx.out 2>&1 &
             pids="$pids $!"
         fi
         drops=$(overruns)

@@ -20,17 +20,19 @@ SINK_ARGS = ["-nic", "user," + SINK]
 PEERS_ARGS = ["-chardev", "zero-source,id=zsrc",
               "-nic", "user,%s,%s" % (SINK, SOURCE)]
 # The PC peer (net/tcp_bench_peer.c): a TCP sink and source with window
-# scaling and SACK, on a hub port next to the EVM's CPSW port 1
+# scaling and SACK, on a hub port next to the EVM's CPSW port 1.  The
+# stream back comes as iperf -d's: the peer connects back to the guest's
+# iperf -s on 5003 once the guest's stream to its sink is up.
 PC_ARGS = ["-netdev", "hubport,id=wire,hubid=0",
            "-netdev", "hubport,id=pc,hubid=0",
            "-net", "nic,netdev=wire",
            "-device", "tcp-bench-peer,id=pc,netdev=pc,ip=10.0.2.2"]
-PC_APPEND = (" bench.ip=10.0.2.15/24 bench.sink=10.0.2.2:5001"
-             " bench.source=10.0.2.2:5002")
+PC_BACK = ",connect-back-port=5003"
+PC_APPEND = " bench.ip=10.0.2.15/24 bench.sink=10.0.2.2:5001"
 
 
 def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
-        rx_ring=None, peer="slirp"):
+        rx_ring=None, peer="pc"):
     """Returns {(pacing us, window KB): {"tx": [bytes in each second],
     "rx": [...] (with RX), "cpu": (busy, total jiffies), "drops": frames
     the CPSW dropped for want of RX buffers}}; CPU_ARGS as
@@ -42,8 +44,8 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
     if rx_ring:
         append += " bench.rxring=%d" % rx_ring
     if peer == "pc":
-        append += PC_APPEND
-        args = PC_ARGS
+        append += PC_APPEND + (" bench.listen=5003" if rx else "")
+        args = PC_ARGS[:-1] + [PC_ARGS[-1] + (PC_BACK if rx else "")]
     else:
         args = PEERS_ARGS if rx else SINK_ARGS
     status, output = sb.run_timed("am335x-evm", "bench-eth.sh", append,
@@ -54,10 +56,10 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
     # before the peers' close, which never comes)
     for p, w, way, t0, t1, nbytes in re.findall(
             r"^BENCH-ETH (\d+) (\d+) (tx|rx) \[ *\*?\d+\]\s+([\d.]+)-\s*"
-            r"([\d.]+) sec\s+(\d+) Bytes", output, re.M):
+            r"([\d.]+) sec\s+([\d.]+) Bytes", output, re.M):
         if float(t1) - float(t0) == 1.0 and float(t1) <= secs:
             got.setdefault((int(p), int(w)), {}).setdefault(
-                way, []).append(int(nbytes))
+                way, []).append(int(float(nbytes)))
     for p, w, busy, total in re.findall(
             r"^BENCH-ETH-CPU (\d+) (\d+) (\d+) (\d+)", output, re.M):
         got.setdefault((int(p), int(w)), {})["cpu"] = (int(busy), int(total))
