@@ -43,7 +43,7 @@ typedef struct Peer {
     int fd;
 } Peer;
 
-static Peer peer_start(void)
+static Peer peer_start_with(const char *props)
 {
     int sv[2];
     Peer p;
@@ -51,9 +51,14 @@ static Peer peer_start(void)
     g_assert_cmpint(socketpair(PF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
     p.qts = qtest_initf("-M am335x-evm -netdev socket,fd=%d,id=s0 "
                         "-device tcp-bench-peer,id=pc,netdev=s0,"
-                        "ip=10.0.2.2", sv[1]);
+                        "ip=10.0.2.2%s", sv[1], props);
     p.fd = sv[0];
     return p;
+}
+
+static Peer peer_start(void)
+{
+    return peer_start_with("");
 }
 
 static void peer_stop(Peer *p)
@@ -428,6 +433,29 @@ static void test_source(void)
     g_assert_cmphex(s.seq, ==, next + 16 * 1448);
     g_assert_true(no_frame(&p));
 
+    /*
+     * After the timeout, in slow start from one segment: the guest has
+     * 16 and, out of order, 20..25.  Each ACK lets the window grow; the
+     * holes go again, the SACKed segments do not, then new data (26...).
+     */
+    {
+        uint32_t b[2] = { next + 20 * 1448, next + 26 * 1448 };
+        static const int want[] = { 17, 18, 19, 26, 27, 28 };
+
+        send_sack(&p, 40000, SOURCE_PORT, 101, next + 17 * 1448, 512, b, 1);
+        for (int i = 0; i < 2; i++) {
+            expect_seg(&p, &s);
+            g_assert_cmphex(s.seq, ==, next + want[i] * 1448);
+        }
+        g_assert_true(no_frame(&p));
+        send_sack(&p, 40000, SOURCE_PORT, 101, next + 19 * 1448, 512, b, 1);
+        for (int i = 2; i < 6; i++) {
+            expect_seg(&p, &s);
+            g_assert_cmphex(s.seq, ==, next + want[i] * 1448);
+        }
+        g_assert_true(no_frame(&p));
+    }
+
     /* The guest resets the connection: the peer sends nothing more */
     ack.flags = F_RST;
     send_seg(&p, 40000, SOURCE_PORT, &ack);
@@ -485,6 +513,44 @@ static void test_sink(void)
     d.ack = next + 1;
     send_seg(&p, 40001, SINK_PORT, &d);
     qtest_clock_step(p.qts, 5ll * 1000 * 1000 * 1000);
+    g_assert_true(no_frame(&p));
+    peer_stop(&p);
+}
+
+/*
+ * With connect-back-port, a connection to the sink brings one back to the
+ * guest, as iperf -d's server makes: a SYN with Linux's options, and once
+ * the guest accepts, the initial window of data.
+ */
+static void test_connect_back(void)
+{
+    Peer p = peer_start_with(",connect-back-port=5003");
+    Seg sa, syn, s, synack = { .flags = F_SYN | F_ACK, .seq = 9000,
+                               .win = 16384, .mss = 1460, .wscale = 0,
+                               .sack_ok = true, .ts = true, .tsval = 3000 };
+
+    connect_to(&p, 40010, SINK_PORT, 800, 512, &sa);
+    expect_seg(&p, &syn);
+    g_assert_cmphex(syn.flags, ==, F_SYN);
+    g_assert_cmpint(syn.mss, ==, 1460);
+    g_assert_cmpint(syn.wscale, ==, 7);
+    g_assert_true(syn.sack_ok);
+    g_assert_true(syn.ts);
+    /* the guest answers from 5003 to the peer's port, 40000 + its slot */
+    synack.ack = syn.seq + 1;
+    synack.tsecr = syn.tsval;
+    send_seg(&p, 5003, 40001, &synack);
+    expect_seg(&p, &s);
+    g_assert_cmphex(s.flags, ==, F_ACK);
+    g_assert_cmpuint(s.ack, ==, 9001);
+    g_assert_cmpuint(s.seq, ==, syn.seq + 1);
+    g_assert_cmpuint(s.tsecr, ==, 3000);
+    /* ten segments: the initial window, inside the guest's 16 KB */
+    for (int i = 0; i < 10; i++) {
+        expect_seg(&p, &s);
+        g_assert_cmpuint(s.seq, ==, syn.seq + 1 + i * 1448);
+        g_assert_cmpuint(s.len, ==, 1448);
+    }
     g_assert_true(no_frame(&p));
     peer_stop(&p);
 }
@@ -597,6 +663,7 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x-bench-peer/arp", test_arp);
     qtest_add_func("/am335x-bench-peer/source", test_source);
     qtest_add_func("/am335x-bench-peer/sink", test_sink);
+    qtest_add_func("/am335x-bench-peer/connect-back", test_connect_back);
     qtest_add_func("/am335x-bench-peer/resets", test_resets);
     qtest_add_func("/am335x-bench-peer/bad-input", test_bad_input);
 #endif
