@@ -1,18 +1,19 @@
 #!/bin/sh
 # bench-eth.sh: the PSP guide's Ethernet workload, TCP both ways at once as
-# `iperf -d` runs it, against peers that live only inside QEMU's slirp:
+# `iperf -d` runs it, against a peer that lives only inside QEMU.  With the
+# PC peer (net/tcp_bench_peer.c, a TCP sink and source with window scaling
+# and SACK on a hub port), the guest takes a static address (bench.ip),
+# sends into the peer's sink (bench.sink) and, as iperf -d's listener does,
+# takes the peer's connection back on an `iperf -s -w WINDOW`
+# (bench.listen).  With slirp's guestfwds:
 #   -chardev zero-source,id=zsrc
 #   -nic user,guestfwd=tcp:10.0.2.100:5001-null,guestfwd=tcp:10.0.2.101:5001-zsrc
-# The guest sends into the null chardev, which takes every byte at once,
+# the guest sends into the null chardev, which takes every byte at once,
 # and receives (iperf -R) from the zero-source chardev, which refills
 # slirp's send buffer on the virtual clock.  It runs from /init, so that
 # nothing from the host's console reaches the guest meanwhile: with peers
 # that act at fixed points of the guest's time, the CPSW's timing model
 # gives the same figures, to the byte, run after run.
-#
-# With the PC peer (net/tcp_bench_peer.c, a TCP sink and source with
-# window scaling and SACK on a hub port), the guest takes a static address
-# and runs the same streams against the peer's two ports.
 #
 # Kernel command line: am335x.test=bench-eth.sh [bench.windows=KB,...]
 #                      [bench.secs=N] [bench.pacing=USECS,...] [bench.rx=0|1]

@@ -1,12 +1,18 @@
 """The Ethernet workloads of scripts/bench (issue 7), shared with the
 determinism smoke tests: boot the AM335x EVM with timing=on under the
 bench's CPU model and run tests/guest/bench-eth.sh, iperf 2 from the
-guest against peers inside QEMU's slirp, with no host socket involved:
-a sink (guestfwd to a null chardev, which takes every byte at once) and,
-for the stream back, a source (guestfwd to a zero-source chardev,
-chardev/char-zero-source.c, which refills slirp's send buffer every 10 us
-of virtual time).  Both act at fixed points of the guest's virtual time,
-so the figures repeat run after run."""
+guest against a peer inside QEMU, with no host socket involved.
+
+The default peer, "pc", is tcp-bench-peer (net/tcp_bench_peer.c) on a hub
+port next to the CPSW's port 1: a PC's TCP (window scaling, timestamps,
+SACK recovery) with a sink on 5001 and, as iperf -d's server does, a
+connection back to the guest's iperf -s -w WINDOW on 5003 that it sends
+into.  "slirp", the earlier peer, is slirp's guestfwds: a sink (a null
+chardev, which takes every byte at once) and a source (a zero-source
+chardev, chardev/char-zero-source.c, which refills slirp's send buffer
+every 10 us of virtual time) that iperf -R reads from; slirp's TCP has no
+window scaling or SACK.  Both act at fixed points of the guest's virtual
+time, so the figures repeat run after run."""
 
 import os
 import re
