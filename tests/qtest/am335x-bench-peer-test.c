@@ -36,6 +36,8 @@ typedef struct Seg {
     int mss, wscale;            /* -1: absent */
     bool sack_ok, ts;
     uint32_t tsval, tsecr;
+    int nsack;                  /* SACK blocks: start, end */
+    uint32_t sack[4][2];
 } Seg;
 
 typedef struct Peer {
@@ -145,6 +147,17 @@ static void send_seg(Peer *p, uint16_t sport, uint16_t dport, const Seg *s)
         o[n++] = 3;
         o[n++] = s->wscale;
     }
+    if (s->nsack) {
+        o[n++] = 1;
+        o[n++] = 1;
+        o[n++] = 5;
+        o[n++] = 2 + 8 * s->nsack;
+        for (int i = 0; i < s->nsack; i++) {
+            stl_be_p(o + n, s->sack[i][0]);
+            stl_be_p(o + n + 4, s->sack[i][1]);
+            n += 8;
+        }
+    }
     ip[0] = 0x45;
     stw_be_p(ip + 2, 40 + n + s->len);
     ip[8] = 64;
@@ -161,40 +174,16 @@ static void send_seg(Peer *p, uint16_t sport, uint16_t dport, const Seg *s)
     send_frame(p, f, MAX(14 + 40 + n + s->len, 60));
 }
 
-/* An ACK with SACK blocks (pairs of start, end) */
+/* An ACK with one SACK block */
 static void send_sack(Peer *p, uint16_t sport, uint16_t dport, uint32_t seq,
-                      uint32_t ack, uint16_t win, const uint32_t *blocks,
-                      int nblocks)
+                      uint32_t ack, uint16_t win, uint32_t start,
+                      uint32_t end)
 {
-    uint8_t f[128] = { 0 };
-    uint8_t *ip = f + 14, *tcp = ip + 20, *o = tcp + 20;
-    size_t n = 0;
+    Seg s = { .flags = F_ACK, .seq = seq, .ack = ack, .win = win,
+              .mss = -1, .wscale = -1, .nsack = 1,
+              .sack = { { start, end } } };
 
-    memset(f, 0xff, 6);
-    memcpy(f + 6, guest_mac, 6);
-    stw_be_p(f + 12, 0x0800);
-    o[n++] = 1;
-    o[n++] = 1;
-    o[n++] = 5;
-    o[n++] = 2 + 8 * nblocks;
-    for (int i = 0; i < 2 * nblocks; i++) {
-        stl_be_p(o + n, blocks[i]);
-        n += 4;
-    }
-    ip[0] = 0x45;
-    stw_be_p(ip + 2, 40 + n);
-    ip[8] = 64;
-    ip[9] = 6;
-    stl_be_p(ip + 12, GUEST_IP);
-    stl_be_p(ip + 16, PEER_IP);
-    stw_be_p(tcp, sport);
-    stw_be_p(tcp + 2, dport);
-    stl_be_p(tcp + 4, seq);
-    stl_be_p(tcp + 8, ack);
-    tcp[12] = ((20 + n) / 4) << 4;
-    tcp[13] = F_ACK;
-    stw_be_p(tcp + 14, win);
-    send_frame(p, f, 14 + 40 + n);
+    send_seg(p, sport, dport, &s);
 }
 
 /* The ones' complement sum of @len bytes */
@@ -392,9 +381,8 @@ static void test_source(void)
      * first hole as far as the reduced window (0.7 of the flight) lets it.
      */
     for (int i = 0; i < 3; i++) {
-        uint32_t b[2] = { next + 4 * 1448, next + (5 + i) * 1448 };
-
-        send_sack(&p, 40000, SOURCE_PORT, 101, next + 2 * 1448, 512, b, 1);
+        send_sack(&p, 40000, SOURCE_PORT, 101, next + 2 * 1448, 512,
+                  next + 4 * 1448, next + (5 + i) * 1448);
         expect_seg(&p, &s);
         g_assert_cmphex(s.seq, ==, next + (i < 2 ? 14 + i : 2) * 1448);
         g_assert_cmpuint(s.len, ==, 1448);
@@ -402,11 +390,8 @@ static void test_source(void)
     g_assert_true(no_frame(&p));
     g_assert_cmpint(retransmits(&p), ==, 1);
     /* one more SACKed segment: the next hole */
-    {
-        uint32_t b[2] = { next + 4 * 1448, next + 8 * 1448 };
-
-        send_sack(&p, 40000, SOURCE_PORT, 101, next + 2 * 1448, 512, b, 1);
-    }
+    send_sack(&p, 40000, SOURCE_PORT, 101, next + 2 * 1448, 512,
+              next + 4 * 1448, next + 8 * 1448);
     expect_seg(&p, &s);
     g_assert_cmphex(s.seq, ==, next + 3 * 1448);
     g_assert_true(no_frame(&p));
@@ -439,16 +424,16 @@ static void test_source(void)
      * holes go again, the SACKed segments do not, then new data (26...).
      */
     {
-        uint32_t b[2] = { next + 20 * 1448, next + 26 * 1448 };
+        uint32_t b0 = next + 20 * 1448, b1 = next + 26 * 1448;
         static const int want[] = { 17, 18, 19, 26, 27, 28 };
 
-        send_sack(&p, 40000, SOURCE_PORT, 101, next + 17 * 1448, 512, b, 1);
+        send_sack(&p, 40000, SOURCE_PORT, 101, next + 17 * 1448, 512, b0, b1);
         for (int i = 0; i < 2; i++) {
             expect_seg(&p, &s);
             g_assert_cmphex(s.seq, ==, next + want[i] * 1448);
         }
         g_assert_true(no_frame(&p));
-        send_sack(&p, 40000, SOURCE_PORT, 101, next + 19 * 1448, 512, b, 1);
+        send_sack(&p, 40000, SOURCE_PORT, 101, next + 19 * 1448, 512, b0, b1);
         for (int i = 2; i < 6; i++) {
             expect_seg(&p, &s);
             g_assert_cmphex(s.seq, ==, next + want[i] * 1448);
