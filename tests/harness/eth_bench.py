@@ -82,8 +82,9 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
     return got
 
 
-def run_tx(windows, secs, name, timeout, cpu_args=None):
+def run_tx(windows, secs, name, timeout, cpu_args=None, peer="pc"):
     """One way only, guest to sink, without pacing: {window KB: [bytes in
     each second of the run]}."""
-    got = run(windows, secs, name, timeout, rx=False, cpu_args=cpu_args)
+    got = run(windows, secs, name, timeout, rx=False, cpu_args=cpu_args,
+              peer=peer)
     return {w: r["tx"] for (_, w), r in got.items()}
