@@ -5,8 +5,11 @@
  *   - a sink (sink-port, 5001): takes every byte at once, as `iperf -s`
  *     on a fast PC does, and acknowledges as Linux does (every second
  *     full segment, or after the delayed-ACK time);
- *   - a source (source-port, 5002): sends zeros for as long as the
- *     connection lives, as the far end of `iperf -R` or `iperf -d` does.
+ *   - a source: sends zeros for as long as the connection lives, on a
+ *     connection the guest opens to source-port (5002), as the far end
+ *     of `iperf -R` does, or, with connect-back-port, on one the peer
+ *     opens back to the guest once a sink connection is up, as the
+ *     server of `iperf -d` does (the guide's set-up).
  *
  * slirp, the usual peer, cannot stand in for the PSP guide's PC: its TCP
  * (4.4BSD's) has no window scaling, so no window exceeds 64 KB, and no
