@@ -68,6 +68,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(TcpBenchPeer, TCP_BENCH_PEER)
 /* tcp_cubic.c: beta = 717 / 1024 */
 #define PEER_BETA_NUM       717
 #define PEER_BETA_DEN       1024
+/* A window the largest scaled window (65535 << 14) cannot exceed */
+#define PEER_CWND_MAX       (1u << 30)
 
 #define ETH_HLEN_           14
 #define IP_HLEN             20
@@ -714,6 +716,8 @@ static void peer_ack(TcpBenchPeer *s, PeerConn *c, uint32_t ack,
         } else {
             c->cwnd += MAX((uint64_t)c->mss * acked / c->cwnd, 1);
         }
+        /* it grows while the guest's window limits the flow: no wrap */
+        c->cwnd = MIN(c->cwnd, PEER_CWND_MAX);
         c->dupacks = 0;
         c->rto_deadline = 0;
         if (c->snd_una != c->snd_max) {
