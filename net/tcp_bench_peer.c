@@ -71,16 +71,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TcpBenchPeer, TCP_BENCH_PEER)
 /* A window the largest scaled window (65535 << 14) cannot exceed */
 #define PEER_CWND_MAX       (1u << 30)
 
-#define ETH_HLEN_           14
 #define IP_HLEN             20
 #define TCP_HLEN            20
 #define TCP_MAX_OPTS        40
-
-#define TCPF_FIN    0x01
-#define TCPF_SYN    0x02
-#define TCPF_RST    0x04
-#define TCPF_PSH    0x08
-#define TCPF_ACK    0x10
 
 #define SEQ_LT(a, b)    ((int32_t)((a) - (b)) < 0)
 #define SEQ_LEQ(a, b)   ((int32_t)((a) - (b)) <= 0)
@@ -139,8 +132,6 @@ typedef struct PeerConn {
     uint32_t rcv_nxt;
     uint32_t rcv_acked;         /* rcv_nxt as last acknowledged */
     int64_t delack_deadline;    /* 0: not armed */
-
-    uint64_t retransmits;
 } PeerConn;
 
 struct TcpBenchPeer {
@@ -252,12 +243,12 @@ static uint16_t peer_window(TcpBenchPeer *s, PeerConn *c)
 static void peer_tcp_send(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
                           uint8_t flags, size_t len)
 {
-    uint8_t f[ETH_HLEN_ + PEER_MTU] = { 0 };
-    uint8_t *ip = f + ETH_HLEN_;
+    uint8_t f[ETH_HLEN + PEER_MTU] = { 0 };
+    uint8_t *ip = f + ETH_HLEN;
     uint8_t *tcp = ip + IP_HLEN;
-    size_t optlen = peer_tcp_options(s, c, flags & TCPF_SYN, tcp + TCP_HLEN);
+    size_t optlen = peer_tcp_options(s, c, flags & TH_SYN, tcp + TCP_HLEN);
     size_t tcplen = TCP_HLEN + optlen + len;
-    size_t total = ETH_HLEN_ + IP_HLEN + tcplen;
+    size_t total = ETH_HLEN + IP_HLEN + tcplen;
 
     assert(total <= sizeof(f));
     memcpy(f, c->mac, ETH_ALEN);
@@ -278,10 +269,10 @@ static void peer_tcp_send(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
     tcp[12] = ((TCP_HLEN + optlen) / 4) << 4;
     tcp[13] = flags;
     /* RFC 7323 2.2: a SYN's window is never scaled */
-    stw_be_p(tcp + 14, flags & TCPF_SYN ? MIN(s->rcv_window, 0xffff) :
+    stw_be_p(tcp + 14, flags & TH_SYN ? MIN(s->rcv_window, 0xffff) :
              peer_window(s, c));
     net_checksum_calculate(f, MAX(total, 60), CSUM_IP | CSUM_TCP);
-    if (flags & TCPF_ACK) {
+    if (flags & TH_ACK) {
         c->rcv_acked = c->rcv_nxt;
         c->delack_deadline = 0;
     }
@@ -300,12 +291,12 @@ static void peer_tcp_reset(TcpBenchPeer *s, const uint8_t *eth,
     c.ip = ldl_be_p(ip + 12);
     c.port = lduw_be_p(tcp);
     c.local_port = lduw_be_p(tcp + 2);
-    if (flags & TCPF_ACK) {
-        peer_tcp_send(s, &c, ldl_be_p(tcp + 8), TCPF_RST, 0);
+    if (flags & TH_ACK) {
+        peer_tcp_send(s, &c, ldl_be_p(tcp + 8), TH_RST, 0);
     } else {
-        c.rcv_nxt = ldl_be_p(tcp + 4) + datalen + !!(flags & TCPF_SYN) +
-                    !!(flags & TCPF_FIN);
-        peer_tcp_send(s, &c, 0, TCPF_RST | TCPF_ACK, 0);
+        c.rcv_nxt = ldl_be_p(tcp + 4) + datalen + !!(flags & TH_SYN) +
+                    !!(flags & TH_FIN);
+        peer_tcp_send(s, &c, 0, TH_RST | TH_ACK, 0);
     }
 }
 
@@ -436,14 +427,13 @@ static void peer_send_data(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
     }
     if (SEQ_LT(seq, c->snd_max)) {
         trace_tcp_bench_peer_retransmit(c->port, seq, len);
-        c->retransmits++;
         s->retransmits++;
     } else if (!c->rtt_active) {
         c->rtt_active = true;           /* Karn: new data only */
         c->rtt_seq = seq + len;
         c->rtt_start = peer_now();
     }
-    peer_tcp_send(s, c, seq, TCPF_ACK | (len == c->mss ? 0 : TCPF_PSH), len);
+    peer_tcp_send(s, c, seq, TH_ACK | (len == c->mss ? 0 : TH_PUSH), len);
     if (SEQ_GT(seq + len, c->snd_max)) {
         c->snd_max = seq + len;
     }
@@ -658,12 +648,16 @@ static void peer_rtt_sample(PeerConn *c, int64_t r)
     c->rto = MIN(c->rto, PEER_RTO_MAX_NS);
 }
 
+/* cubic's decrease of what is in flight, two segments at least */
+static uint32_t peer_reduced_ssthresh(PeerConn *c)
+{
+    return MAX((uint64_t)(c->snd_max - c->snd_una) * PEER_BETA_NUM /
+               PEER_BETA_DEN, 2u * c->mss);
+}
+
 static void peer_enter_recovery(PeerConn *c)
 {
-    uint32_t flight = c->snd_max - c->snd_una;
-
-    c->ssthresh = MAX((uint64_t)flight * PEER_BETA_NUM / PEER_BETA_DEN,
-                      2u * c->mss);
+    c->ssthresh = peer_reduced_ssthresh(c);
     c->cwnd = c->ssthresh;
     c->in_recovery = true;
     c->rto_loss = false;
@@ -675,19 +669,18 @@ static void peer_enter_recovery(PeerConn *c)
 static void peer_ack(TcpBenchPeer *s, PeerConn *c, uint32_t ack,
                      uint16_t win, const TcpOpts *t, size_t datalen)
 {
-    bool new_sack = false;
+    uint32_t high, sacked_before;
+    bool new_sack;
 
     if (SEQ_GT(ack, c->snd_max) || SEQ_LT(ack, c->snd_una)) {
         return;
     }
     c->snd_wnd = (uint32_t)win << c->snd_wscale;
+    sacked_before = peer_sacked(c, &high);
     for (int i = 0; c->sack_ok && i < t->nsack; i++) {
-        uint32_t before, high;
-
-        before = peer_sacked(c, &high);
         peer_sack_add(c, t->sack[i].start, t->sack[i].end);
-        new_sack |= peer_sacked(c, &high) != before;
     }
+    new_sack = peer_sacked(c, &high) != sacked_before;
     if (c->fin_sent && SEQ_GT(ack, c->fin_seq)) {
         trace_tcp_bench_peer_close(c->port, "closed");
         c->state = CONN_FREE;           /* our FIN is acknowledged */
@@ -725,8 +718,6 @@ static void peer_ack(TcpBenchPeer *s, PeerConn *c, uint32_t ack,
         }
     } else if (c->snd_una != c->snd_max && !datalen &&
                (win == c->last_win || new_sack)) {
-        uint32_t high;
-
         c->dupacks++;
         if (!c->in_recovery &&
             (c->dupacks >= 3 || peer_sacked(c, &high) >= 3u * c->mss)) {
@@ -818,7 +809,7 @@ static void peer_conn_open(TcpBenchPeer *s, const uint8_t *eth,
     c->local_port = dport;
     c->rcv_nxt = ldl_be_p(tcp + 4) + 1;
     peer_conn_options(s, c, t, lduw_be_p(tcp + 14));
-    peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
+    peer_tcp_send(s, c, c->iss, TH_SYN | TH_ACK, 0);
     peer_rto_arm(c);
 }
 
@@ -843,13 +834,13 @@ static void peer_connect_back(TcpBenchPeer *s, PeerConn *sink)
     c->sack_ok = c->ts_ok = true;
     c->rcv_wscale = peer_rcv_wscale(s);
     c->mss = PEER_MTU - IP_HLEN - TCP_HLEN;
-    peer_tcp_send(s, c, c->iss, TCPF_SYN, 0);
+    peer_tcp_send(s, c, c->iss, TH_SYN, 0);
     peer_rto_arm(c);
 }
 
 static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
 {
-    const uint8_t *ip = eth + ETH_HLEN_;
+    const uint8_t *ip = eth + ETH_HLEN;
     const uint8_t *tcp;
     size_t ihl, iplen, off, datalen;
     uint32_t src, seq;
@@ -861,7 +852,7 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
     ihl = (ip[0] & 0xf) * 4;
     iplen = lduw_be_p(ip + 2);
     if ((ip[0] >> 4) != 4 || ihl < IP_HLEN || iplen < ihl + TCP_HLEN ||
-        ETH_HLEN_ + iplen > len || (lduw_be_p(ip + 6) & 0x3fff)) {
+        ETH_HLEN + iplen > len || (lduw_be_p(ip + 6) & 0x3fff)) {
         return;                         /* not for us, or a fragment */
     }
     tcp = ip + ihl;
@@ -886,7 +877,7 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
             break;
         }
     }
-    if (flags & TCPF_RST) {
+    if (flags & TH_RST) {
         if (c) {
             trace_tcp_bench_peer_close(c->port, "reset");
             c->state = CONN_FREE;
@@ -894,7 +885,7 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
         return;
     }
     if (!c) {
-        if ((flags & (TCPF_SYN | TCPF_ACK)) == TCPF_SYN) {
+        if ((flags & (TH_SYN | TH_ACK)) == TH_SYN) {
             peer_conn_open(s, eth, ip, tcp, &t);
         } else {
             peer_tcp_reset(s, eth, ip, tcp, datalen);
@@ -902,7 +893,7 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
         return;
     }
     if (c->state == CONN_SYN_SENT) {
-        if ((flags & (TCPF_SYN | TCPF_ACK)) != (TCPF_SYN | TCPF_ACK) ||
+        if ((flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK) ||
             ldl_be_p(tcp + 8) != c->iss + 1) {
             return;
         }
@@ -911,17 +902,17 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
         c->snd_una = c->iss + 1;
         c->rto_deadline = 0;
         peer_conn_options(s, c, &t, lduw_be_p(tcp + 14));
-        peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
+        peer_tcp_send(s, c, c->snd_max, TH_ACK, 0);
         peer_output(s);
         return;
     }
-    if (flags & TCPF_SYN) {
+    if (flags & TH_SYN) {
         if (c->state == CONN_SYN_RCVD && seq + 1 == c->rcv_nxt) {
-            peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->iss, TH_SYN | TH_ACK, 0);
         }
         return;
     }
-    if (!(flags & TCPF_ACK)) {
+    if (!(flags & TH_ACK)) {
         return;
     }
     if (c->ts_ok && t.ts && SEQ_LEQ(seq, c->rcv_nxt)) {
@@ -945,26 +936,26 @@ static void peer_tcp_input(TcpBenchPeer *s, const uint8_t *eth, size_t len)
         return;
     }
 
-    if (datalen || (flags & TCPF_FIN)) {
+    if (datalen || (flags & TH_FIN)) {
         if (seq == c->rcv_nxt) {
             c->rcv_nxt += datalen;
-            if (flags & TCPF_FIN) {
+            if (flags & TH_FIN) {
                 c->rcv_nxt++;
                 /* the guest closes: we close too, with nothing more sent */
                 c->state = CONN_LAST_ACK;
                 c->fin_sent = true;
                 c->fin_seq = c->snd_max;
                 c->snd_max = c->fin_seq + 1;
-                peer_tcp_send(s, c, c->fin_seq, TCPF_FIN | TCPF_ACK, 0);
+                peer_tcp_send(s, c, c->fin_seq, TH_FIN | TH_ACK, 0);
                 peer_rto_arm(c);
             } else if (c->rcv_nxt - c->rcv_acked >= 2u * c->mss) {
-                peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
+                peer_tcp_send(s, c, c->snd_max, TH_ACK, 0);
             } else if (!c->delack_deadline) {
                 c->delack_deadline = peer_now() + PEER_DELACK_NS;
             }
         } else {
             /* out of order or old: say at once what we have */
-            peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->snd_max, TH_ACK, 0);
         }
     }
     peer_output(s);
@@ -976,15 +967,15 @@ static ssize_t peer_receive(NetClientState *nc, const uint8_t *buf,
     TcpBenchPeer *s = qemu_get_nic_opaque(nc);
     uint16_t type;
 
-    if (size < ETH_HLEN_ + 28) {
+    if (size < ETH_HLEN + 28) {
         return size;
     }
     type = lduw_be_p(buf + 12);
     if (type == ETH_P_ARP && lduw_be_p(buf + 20) == 1 &&
         ldl_be_p(buf + 38) == s->ip) {
         peer_arp_reply(s, buf);
-    } else if (type == ETH_P_IP && buf[ETH_HLEN_ + 9] == IP_PROTO_TCP &&
-               ldl_be_p(buf + ETH_HLEN_ + 16) == s->ip) {
+    } else if (type == ETH_P_IP && buf[ETH_HLEN + 9] == IP_PROTO_TCP &&
+               ldl_be_p(buf + ETH_HLEN + 16) == s->ip) {
         peer_tcp_input(s, buf, size);
     }
     return size;
@@ -1003,22 +994,21 @@ static void peer_timer(void *opaque)
             continue;
         }
         if (c->delack_deadline && c->delack_deadline <= now) {
-            peer_tcp_send(s, c, c->snd_max, TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->snd_max, TH_ACK, 0);
         }
         if (!c->rto_deadline || c->rto_deadline > now) {
             continue;
         }
         c->rto_deadline = 0;
         if (c->state == CONN_SYN_SENT) {
-            peer_tcp_send(s, c, c->iss, TCPF_SYN, 0);
+            peer_tcp_send(s, c, c->iss, TH_SYN, 0);
         } else if (c->state == CONN_SYN_RCVD) {
-            peer_tcp_send(s, c, c->iss, TCPF_SYN | TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->iss, TH_SYN | TH_ACK, 0);
         } else if (c->state == CONN_LAST_ACK) {
-            peer_tcp_send(s, c, c->fin_seq, TCPF_FIN | TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->fin_seq, TH_FIN | TH_ACK, 0);
         } else if (c->snd_una != c->snd_max) {
             /* RFC 5681 3.1 after a timeout; go back to snd_una */
-            c->ssthresh = MAX((uint64_t)(c->snd_max - c->snd_una) *
-                              PEER_BETA_NUM / PEER_BETA_DEN, 2u * c->mss);
+            c->ssthresh = peer_reduced_ssthresh(c);
             c->cwnd = c->mss;
             c->in_recovery = true;
             c->rto_loss = true;
@@ -1031,7 +1021,7 @@ static void peer_timer(void *opaque)
                                      c->snd_wnd);
         } else {
             /* zero window: a probe, which the guest answers with its window */
-            peer_tcp_send(s, c, c->snd_una - 1, TCPF_ACK, 0);
+            peer_tcp_send(s, c, c->snd_una - 1, TH_ACK, 0);
         }
         c->rto = MIN(c->rto * 2, PEER_RTO_MAX_NS);
         peer_rto_arm(c);

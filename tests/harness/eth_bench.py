@@ -29,12 +29,16 @@ PEERS_ARGS = ["-chardev", "zero-source,id=zsrc",
 # scaling and SACK, on a hub port next to the EVM's CPSW port 1.  The
 # stream back comes as iperf -d's: the peer connects back to the guest's
 # iperf -s on 5003 once the guest's stream to its sink is up.
-PC_ARGS = ["-netdev", "hubport,id=wire,hubid=0",
-           "-netdev", "hubport,id=pc,hubid=0",
-           "-net", "nic,netdev=wire",
-           "-device", "tcp-bench-peer,id=pc,netdev=pc,ip=10.0.2.2"]
-PC_BACK = ",connect-back-port=5003"
 PC_APPEND = " bench.ip=10.0.2.15/24 bench.sink=10.0.2.2:5001"
+
+
+def pc_args(rx):
+    """QEMU arguments for the PC peer; RX: with the connection back."""
+    return ["-netdev", "hubport,id=wire,hubid=0",
+            "-netdev", "hubport,id=pc,hubid=0",
+            "-net", "nic,netdev=wire",
+            "-device", "tcp-bench-peer,id=pc,netdev=pc,ip=10.0.2.2" +
+            (",connect-back-port=5003" if rx else "")]
 
 
 def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
@@ -51,7 +55,7 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
         append += " bench.rxring=%d" % rx_ring
     if peer == "pc":
         append += PC_APPEND + (" bench.listen=5003" if rx else "")
-        args = PC_ARGS[:-1] + [PC_ARGS[-1] + (PC_BACK if rx else "")]
+        args = pc_args(rx)
     else:
         args = PEERS_ARGS if rx else SINK_ARGS
     status, output = sb.run_timed("am335x-evm", "bench-eth.sh", append,
