@@ -228,6 +228,13 @@ void am335x_board_class_init(MachineClass *mc)
     mc->no_parallel = 1;
     mc->no_floppy = 1;
     mc->no_cdrom = 1;
+    /*
+     * The Cortex-A8's VMSAv7 has no 1 KiB tiny pages, so the TLB can work
+     * in 4 KiB pages; with QEMU's default of 1 KiB for 32-bit Arm, every
+     * page the guest maps takes four entries, four walks to fill them,
+     * and four flushes.
+     */
+    mc->minimum_page_bits = 12;
     /* -M <board>,audiodev=ID: where the board's audio output plays */
     machine_add_audiodev_property(mc);
 

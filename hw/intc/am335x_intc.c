@@ -208,6 +208,10 @@ static void am335x_intc_set_irq(void *opaque, int line, int level)
     if (line < 0 || line >= AM335X_INTC_NUM_IRQS) {
         return;
     }
+    if (!!(s->input[line / 32] & BIT(line % 32)) == !!level) {
+        /* Peripherals restate their lines; nothing changes then. */
+        return;
+    }
     trace_am335x_intc_set_irq(DEVICE(s)->canonical_path, line, level);
     if (level) {
         s->input[line / 32] |= BIT(line % 32);
