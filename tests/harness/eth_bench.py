@@ -42,17 +42,20 @@ def pc_args(rx):
 
 
 def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
-        rx_ring=None, peer="pc"):
+        rx_ring=None, peer="pc", sysctls=()):
     """Returns {(pacing us, window KB): {"tx": [bytes in each second],
     "rx": [...] (with RX), "cpu": (busy, total jiffies), "drops": frames
     the CPSW dropped for want of RX buffers}}; CPU_ARGS as
     storage_bench.run_timed's; RX_RING, the driver's RX descriptors;
-    PEER, "slirp" (guestfwds) or "pc" (tcp-bench-peer)."""
+    PEER, "slirp" (guestfwds) or "pc" (tcp-bench-peer); SYSCTLS,
+    "name=value" strings the guest kernel sets at boot (sysctl.* on its
+    command line)."""
     append = ("bench.windows=%s bench.secs=%d bench.pacing=%s bench.rx=%d"
               % (",".join(map(str, windows)), secs,
                  ",".join(map(str, pacing)), 1 if rx else 0))
     if rx_ring:
         append += " bench.rxring=%d" % rx_ring
+    append += "".join(" sysctl." + kv for kv in sysctls)
     if peer == "pc":
         append += PC_APPEND + (" bench.listen=5003" if rx else "")
         args = pc_args(rx)
