@@ -32,24 +32,30 @@ PEERS_ARGS = ["-chardev", "zero-source,id=zsrc",
 PC_APPEND = " bench.ip=10.0.2.15/24 bench.sink=10.0.2.2:5001"
 
 
-def pc_args(rx):
-    """QEMU arguments for the PC peer; RX: with the connection back."""
+# The PC's NIC: an Intel 82574L under e1000e's default interrupt
+# moderation (tcp-bench-peer's nic-irq), or "none", frames taken at once
+PC_NIC = "e1000e"
+
+
+def pc_args(rx, nic=PC_NIC):
+    """QEMU arguments for the PC peer; RX: with the connection back; NIC,
+    its nic-irq."""
     return ["-netdev", "hubport,id=wire,hubid=0",
             "-netdev", "hubport,id=pc,hubid=0",
             "-net", "nic,netdev=wire",
-            "-device", "tcp-bench-peer,id=pc,netdev=pc,ip=10.0.2.2" +
-            (",connect-back-port=5003" if rx else "")]
+            "-device", "tcp-bench-peer,id=pc,netdev=pc,ip=10.0.2.2,"
+            "nic-irq=" + nic + (",connect-back-port=5003" if rx else "")]
 
 
 def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
-        rx_ring=None, peer="pc", sysctls=()):
+        rx_ring=None, peer="pc", sysctls=(), pc_nic=PC_NIC):
     """Returns {(pacing us, window KB): {"tx": [bytes in each second],
     "rx": [...] (with RX), "cpu": (busy, total jiffies), "drops": frames
     the CPSW dropped for want of RX buffers}}; CPU_ARGS as
     storage_bench.run_timed's; RX_RING, the driver's RX descriptors;
     PEER, "slirp" (guestfwds) or "pc" (tcp-bench-peer); SYSCTLS,
     "name=value" strings the guest kernel sets at boot (sysctl.* on its
-    command line)."""
+    command line); PC_NIC, the PC peer's nic-irq."""
     append = ("bench.windows=%s bench.secs=%d bench.pacing=%s bench.rx=%d"
               % (",".join(map(str, windows)), secs,
                  ",".join(map(str, pacing)), 1 if rx else 0))
@@ -58,7 +64,7 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
     append += "".join(" sysctl." + kv for kv in sysctls)
     if peer == "pc":
         append += PC_APPEND + (" bench.listen=5003" if rx else "")
-        args = pc_args(rx)
+        args = pc_args(rx, pc_nic)
     else:
         args = PEERS_ARGS if rx else SINK_ARGS
     status, output = sb.run_timed("am335x-evm", "bench-eth.sh", append,
@@ -89,9 +95,10 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
     return got
 
 
-def run_tx(windows, secs, name, timeout, cpu_args=None, peer="pc"):
+def run_tx(windows, secs, name, timeout, cpu_args=None, peer="pc",
+           pc_nic=PC_NIC):
     """One way only, guest to sink, without pacing: {window KB: [bytes in
     each second of the run]}."""
     got = run(windows, secs, name, timeout, rx=False, cpu_args=cpu_args,
-              peer=peer)
+              peer=peer, pc_nic=pc_nic)
     return {w: r["tx"] for (_, w), r in got.items()}
