@@ -20,18 +20,19 @@
  * The NICs' MAC addresses are those of the control module's e-fuses
  * (mac-base, +1 for port 2), which is where Linux gets them from.
  *
- * Interrupt pacing (TRM 14.3, "Interrupt Pacing"): with INT_PACE_EN set
- * for C0_RX or C0_TX, that INTC line rises at most C0_RX_IMAX/C0_TX_IMAX
- * times per pacing "millisecond" of 250 prescaled pulses; a completion
- * inside the interval is held until it ends.  The pacers of cores 1 and
- * 2, whose lines go nowhere on the AM335x, only store their registers.
- * The TRM's pacer is adaptive: every 1 ms it compares the interval's
- * interrupts with IMAX and grows or shrinks a blocking timer (at most 255
- * pulses) by a fixed rule.  Its words leave open what it counts (rises
- * let through, or requests) and whether the timer blocks once per 1 ms
- * or periodically, and the readings differ in how they oscillate at
- * IMAX 2; they share the steady state of about IMAX rises per ms, which
- * is what this spacing gives.
+ * Interrupt pacing (TRM 14.3, "Interrupt Pacing", and the C0_RX_IMAX
+ * pseudo-code of TI's EMAC control module, the same pacer): with
+ * INT_PACE_EN set for C0_RX or C0_TX, the pacer runs in windows of 250
+ * prescaled pulses (1 ms with the 4 us pulse the driver sets).  In each
+ * it blocks that line for its first pace_counter pulses and lets it
+ * through after; at the window's end a held interrupt goes out, and the
+ * window's count of interrupt events (one per packet completion the
+ * CPDMA's mask and C0_RX_EN/C0_TX_EN route to the line, counted whether
+ * blocked or not) sets the next pace_counter against IMAX: above 2 IMAX, 255
+ * (the whole window); above 1.5 IMAX, twice plus one; above IMAX, one
+ * more; above IMAX / 2, one less; any, half; none, 0.  The pacers of
+ * cores 1 and 2, whose lines go nowhere on the AM335x, only store their
+ * registers.
  *
  * Bad frames from a netdev: undersized (shorter than 64 bytes with the
  * FCS) and oversized (longer than the port's RX_MAXLEN) frames are counted
@@ -226,6 +227,7 @@ enum {
  * C0_RX_IMAX).
  */
 #define CPSW_PACE_PULSES_PER_MS 250
+#define CPSW_PACE_COUNTER_MAX   255
 #define CPSW_IMAX_MIN       2
 #define CPSW_IMAX_MAX       0x3f
 
@@ -241,42 +243,118 @@ enum {
 #define ETH_PREAMBLE_SFD    8
 #define ETH_IFG_MIN         12
 
-/* The shortest time between two rises of paced line d (0: RX, 1: TX). */
-static int64_t am335x_cpsw_pace_interval(AM335xCpswState *s, int d)
+/* The pacer's pulse: INT_PRESCALE main clocks */
+static int64_t am335x_cpsw_pace_pulse_ns(AM335xCpswState *s)
 {
     uint32_t prescale = FIELD_EX32(s->wr[R_WR_INT_CONTROL], WR_INT_CONTROL,
                                    INT_PRESCALE);
+
+    return muldiv64(MAX(prescale, 1), NANOSECONDS_PER_SECOND, s->main_hz);
+}
+
+/* The pseudo-code's pace_counter after a window with @events events */
+static uint32_t am335x_cpsw_pace_adapt(uint32_t counter, uint32_t events,
+                                       uint32_t imax)
+{
+    if (events > 2 * imax) {
+        return CPSW_PACE_COUNTER_MAX;
+    } else if (2 * events > 3 * imax) {
+        return MIN(2 * counter + 1, CPSW_PACE_COUNTER_MAX);
+    } else if (events > imax) {
+        return MIN(counter + 1, CPSW_PACE_COUNTER_MAX);
+    } else if (2 * events > imax) {
+        return counter ? counter - 1 : 0;
+    }
+    return events ? counter / 2 : 0;
+}
+
+static bool am335x_cpsw_paced(AM335xCpswState *s, int d)
+{
+    return FIELD_EX32(s->wr[R_WR_INT_CONTROL], WR_INT_CONTROL, INT_PACE_EN) &
+           (1u << d);
+}
+
+/*
+ * Ends paced line d's windows that are over by @now: each sets the next
+ * one's block from its events, and a rise it held goes out at its end.
+ */
+static void am335x_cpsw_pace_windows(AM335xCpswState *s, int d, int64_t now)
+{
+    int64_t window = am335x_cpsw_pace_pulse_ns(s) * CPSW_PACE_PULSES_PER_MS;
     uint32_t imax = MAX(s->wr[R_WR_C0_RX_IMAX + d], CPSW_IMAX_MIN);
 
-    return muldiv64((uint64_t)prescale * CPSW_PACE_PULSES_PER_MS,
-                    NANOSECONDS_PER_SECOND, (uint64_t)s->main_hz * imax);
+    while (now >= s->pace_window_ns[d] + window) {
+        s->pace_counter[d] = am335x_cpsw_pace_adapt(s->pace_counter[d],
+                                                    s->pace_events[d], imax);
+        trace_am335x_cpsw_pace_window(d, s->pace_events[d],
+                                      s->pace_counter[d]);
+        s->pace_events[d] = 0;
+        s->pace_window_ns[d] += window;
+        if (s->pace_input[d]) {
+            s->pace_level[d] = true;
+        }
+        if (s->pace_counter[d] == 0) {
+            /* quiet windows change nothing: skip them */
+            s->pace_window_ns[d] += (now - s->pace_window_ns[d]) / window *
+                                    window;
+        }
+    }
 }
 
 /*
  * What paced line d drives for a pending status LEVEL: once up, it stays
- * up until the status clears; it may rise again only an interval after
- * its last rise, and the timer brings a held status in then.
+ * up until the status clears; while the pacer blocks it, a rise waits for
+ * the block's end (or the window's), which the timer brings in.
  */
 static bool am335x_cpsw_pace(AM335xCpswState *s, int d, bool level)
 {
-    int64_t now;
+    int64_t now, unblock;
 
+    s->pace_input[d] = level;
+    if (!am335x_cpsw_paced(s, d)) {
+        s->pace_level[d] = level;
+        return level;
+    }
+    now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    am335x_cpsw_pace_windows(s, d, now);
     if (!level || s->pace_level[d]) {
         s->pace_level[d] = level;
         return level;
     }
-    if (FIELD_EX32(s->wr[R_WR_INT_CONTROL], WR_INT_CONTROL, INT_PACE_EN) &
-        (1u << d)) {
-        now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-        if (now < s->pace_next_ns[d]) {
-            trace_am335x_cpsw_pace_hold(d, s->pace_next_ns[d] - now);
-            timer_mod_anticipate_ns(s->pace_timer, s->pace_next_ns[d]);
-            return false;
-        }
-        s->pace_next_ns[d] = now + am335x_cpsw_pace_interval(s, d);
+    unblock = s->pace_window_ns[d] + am335x_cpsw_pace_pulse_ns(s) *
+              MIN(s->pace_counter[d], CPSW_PACE_PULSES_PER_MS);
+    if (now < unblock) {
+        trace_am335x_cpsw_pace_hold(d, unblock - now);
+        timer_mod_anticipate_ns(s->pace_timer, unblock);
+        return false;
     }
     s->pace_level[d] = true;
     return true;
+}
+
+/*
+ * A packet's completion interrupt from the CPDMA: an event for the pacer
+ * of core 0's line when C0_RX_EN/C0_TX_EN routes the channel to it.
+ */
+static void am335x_cpsw_int_event(void *opaque, bool tx, int ch)
+{
+    AM335xCpswState *s = opaque;
+    int d = tx ? 1 : 0;
+
+    if (!(s->wr[tx ? R_WR_C0_TX_EN : R_WR_C0_RX_EN] & (1u << ch)) ||
+        !am335x_cpsw_paced(s, d)) {
+        return;
+    }
+    am335x_cpsw_pace_windows(s, d, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    s->pace_events[d]++;
+}
+
+/* Pacing of line d turned on: its pacer starts afresh */
+static void am335x_cpsw_pace_start(AM335xCpswState *s, int d)
+{
+    s->pace_window_ns[d] = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    s->pace_counter[d] = 0;
+    s->pace_events[d] = 0;
 }
 
 static void am335x_cpsw_update_irq(void *opaque)
@@ -878,6 +956,7 @@ static const AM335xCpdmaOps am335x_cpsw_cpdma_ops = {
     .transmit = am335x_cpsw_transmit,
     .rx_ready = am335x_cpsw_rx_ready,
     .irq_update = am335x_cpsw_update_irq,
+    .int_event = am335x_cpsw_int_event,
 };
 
 /* CPTS: the counter runs at cpts-hz while CPTS_EN is set. */
@@ -1081,6 +1160,13 @@ static void am335x_cpsw_write(void *opaque, hwaddr offset, uint64_t value,
             s->wr[r / 4] = v & 0xff;
             break;
         case A_WR_INT_CONTROL:
+            for (int d = 0; d < 2; d++) {
+                uint32_t bit = 1u << (R_WR_INT_CONTROL_INT_PACE_EN_SHIFT + d);
+
+                if (v & bit & ~s->wr[r / 4]) {
+                    am335x_cpsw_pace_start(s, d);
+                }
+            }
             s->wr[r / 4] = v & (R_WR_INT_CONTROL_INT_PRESCALE_MASK |
                                 R_WR_INT_CONTROL_INT_PACE_EN_MASK |
                                 R_WR_INT_CONTROL_INT_TEST_MASK);
@@ -1156,7 +1242,10 @@ static void am335x_cpsw_reset_hold(Object *obj, ResetType type)
     }
     memset(s->wr, 0, sizeof(s->wr));
     timer_del(s->pace_timer);
-    memset(s->pace_next_ns, 0, sizeof(s->pace_next_ns));
+    memset(s->pace_window_ns, 0, sizeof(s->pace_window_ns));
+    memset(s->pace_counter, 0, sizeof(s->pace_counter));
+    memset(s->pace_events, 0, sizeof(s->pace_events));
+    memset(s->pace_input, 0, sizeof(s->pace_input));
     memset(s->pace_level, 0, sizeof(s->pace_level));
     s->cpts_control = 0;
     s->cpts_load_val = 0;
@@ -1412,8 +1501,8 @@ static const VMStateDescription vmstate_am335x_cpsw_host_fifo = {
 
 static const VMStateDescription vmstate_am335x_cpsw = {
     .name = TYPE_AM335X_CPSW,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .post_load = am335x_cpsw_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(ss, AM335xCpswState, 16),
@@ -1423,7 +1512,10 @@ static const VMStateDescription vmstate_am335x_cpsw = {
         VMSTATE_UINT32_ARRAY(wr, AM335xCpswState, 0x90 / 4),
         VMSTATE_BOOL_ARRAY(mdio_irq, AM335xCpswState, 2),
         VMSTATE_TIMER_PTR(pace_timer, AM335xCpswState),
-        VMSTATE_INT64_ARRAY(pace_next_ns, AM335xCpswState, 2),
+        VMSTATE_INT64_ARRAY(pace_window_ns, AM335xCpswState, 2),
+        VMSTATE_UINT32_ARRAY(pace_counter, AM335xCpswState, 2),
+        VMSTATE_UINT32_ARRAY(pace_events, AM335xCpswState, 2),
+        VMSTATE_BOOL_ARRAY(pace_input, AM335xCpswState, 2),
         VMSTATE_BOOL_ARRAY(pace_level, AM335xCpswState, 2),
         VMSTATE_STRUCT_ARRAY(port, AM335xCpswState, AM335X_CPSW_NUM_SLAVES,
                              1, vmstate_am335x_cpsw_port, AM335xCpswPort),

@@ -334,10 +334,20 @@ static void send_one(QTestState *qts, uint32_t txd)
     g_assert_cmphex(qtest_readl(qts, TX_INTSTAT_RAW), ==, 1);
 }
 
+/* A TX packet sent and acknowledged: one interrupt event for the pacer */
+static void send_and_ack(QTestState *qts, uint32_t txd)
+{
+    send_one(qts, txd);
+    qtest_writel(qts, TX_CP(0), txd);
+}
+
 /*
- * Pacing C0_TX at 4 interrupts per "ms" of 250 pulses of 500 main clocks
- * (4 us at 125 MHz): the line rises at most every 250 us; a completion
- * inside the interval is held, then raised when it ends.
+ * Pacing C0_TX with IMAX 4, in windows of 250 pulses of 500 main clocks
+ * (4 us at 125 MHz, so 1 ms): the pacer blocks the line for the first
+ * pace_counter pulses of each window, lets a held interrupt out at the
+ * window's end, and sets the next counter from the window's events, one
+ * per packet completion routed to the line: above 2 IMAX, 255; any at or
+ * below IMAX / 2, half; none, 0.
  */
 static void test_pacing(void)
 {
@@ -347,24 +357,62 @@ static void test_pacing(void)
     qtest_writel(qts, WR_C0_TX_IMAX, 4);
     qtest_writel(qts, WR_INT_CONTROL, BIT(17) | 500);
 
-    send_one(qts, txd);
-    g_assert_true(irq_line(qts, IRQ_TX));   /* the first is not held */
-    qtest_writel(qts, TX_CP(0), txd);
-    g_assert_false(irq_line(qts, IRQ_TX));
+    /* window 1: nothing blocked; 9 events (above 8) */
+    for (int i = 0; i < 9; i++) {
+        send_one(qts, txd);
+        g_assert_true(irq_line(qts, IRQ_TX));
+        qtest_writel(qts, TX_CP(0), txd);
+        g_assert_false(irq_line(qts, IRQ_TX));
+    }
 
-    qtest_clock_step(qts, 100 * 1000);
+    /* window 2 blocks all of its 250 pulses: out at its end */
+    qtest_clock_step(qts, 1000 * 1000);
     send_one(qts, txd);
     g_assert_cmphex(qtest_readl(qts, WR_C0_TX_STAT), ==, 1);
-    g_assert_false(irq_line(qts, IRQ_TX));  /* held: 100 us after */
-    qtest_clock_step(qts, 149 * 1000);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 999 * 1000);
     g_assert_false(irq_line(qts, IRQ_TX));
     qtest_clock_step(qts, 1000);
-    g_assert_true(irq_line(qts, IRQ_TX));   /* 250 us after the first */
+    g_assert_true(irq_line(qts, IRQ_TX));
     qtest_writel(qts, TX_CP(0), txd);
+
+    /* window 2 had 1 event: window 3 blocks 127 pulses, 508 us */
+    send_one(qts, txd);
     g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 507 * 1000);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 1000);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_writel(qts, TX_CP(0), txd);
+
+    /* quiet windows: the block falls to 0 */
+    qtest_clock_step(qts, 3 * 1000 * 1000);
+    send_one(qts, txd);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_writel(qts, TX_CP(0), txd);
+
+    /*
+     * Completions the wrapper does not route to the line (C0_TX_EN
+     * clear) are no events: 9 of them leave the next window open.
+     */
+    qtest_writel(qts, WR_INT_CONTROL, 0);
+    qtest_writel(qts, WR_INT_CONTROL, BIT(17) | 500);
+    qtest_writel(qts, WR_C0_TX_EN, 0);
+    for (int i = 0; i < 9; i++) {
+        send_and_ack(qts, txd);
+    }
+    qtest_writel(qts, WR_C0_TX_EN, 0xff);
+    qtest_clock_step(qts, 1000 * 1000);
+    send_one(qts, txd);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_writel(qts, TX_CP(0), txd);
 
     /* Pacing off for TX (RX's enable alone): no hold. */
+    for (int i = 0; i < 9; i++) {
+        send_and_ack(qts, txd);
+    }
     qtest_writel(qts, WR_INT_CONTROL, BIT(16) | 500);
+    qtest_clock_step(qts, 1000 * 1000);
     send_one(qts, txd);
     g_assert_true(irq_line(qts, IRQ_TX));
     qtest_quit(qts);

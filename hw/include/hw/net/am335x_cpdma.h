@@ -49,6 +49,8 @@ typedef struct AM335xCpdmaOps {
                         size_t len, int64_t ready_ns);
     void (*rx_ready)(void *opaque);
     void (*irq_update)(void *opaque);
+    /* a completion interrupt of channel @ch that its mask lets through */
+    void (*int_event)(void *opaque, bool tx, int ch);
 } AM335xCpdmaOps;
 
 struct AM335xCpdmaState {

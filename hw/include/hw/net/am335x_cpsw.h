@@ -91,9 +91,12 @@ struct AM335xCpswState {
     uint32_t wr[0x90 / 4];      /* CPSW_WR */
     bool mdio_irq[2];
 
-    /* Interrupt pacing of C0_RX_PEND and C0_TX_PEND */
+    /* Interrupt pacing of C0_RX_PEND and C0_TX_PEND (0: RX, 1: TX) */
     QEMUTimer *pace_timer;
-    int64_t pace_next_ns[2];    /* earliest virtual time of the next pulse */
+    int64_t pace_window_ns[2];  /* start of the pacer's current 1 ms */
+    uint32_t pace_counter[2];   /* pulses blocked at the start of each 1 ms */
+    uint32_t pace_events[2];    /* interrupt events in this 1 ms */
+    bool pace_input[2];         /* the pending status, for its rises */
     bool pace_level[2];         /* what the paced lines drive */
 
     /* CPTS */
