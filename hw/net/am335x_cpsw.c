@@ -249,7 +249,8 @@ static int64_t am335x_cpsw_pace_pulse_ns(AM335xCpswState *s)
     uint32_t prescale = FIELD_EX32(s->wr[R_WR_INT_CONTROL], WR_INT_CONTROL,
                                    INT_PRESCALE);
 
-    return muldiv64(MAX(prescale, 1), NANOSECONDS_PER_SECOND, s->main_hz);
+    return MAX(muldiv64(MAX(prescale, 1), NANOSECONDS_PER_SECOND,
+                        s->main_hz), 1);
 }
 
 /* The pseudo-code's pace_counter after a window with @events events */
@@ -310,13 +311,14 @@ static bool am335x_cpsw_pace(AM335xCpswState *s, int d, bool level)
 {
     int64_t now, unblock;
 
-    s->pace_input[d] = level;
     if (!am335x_cpsw_paced(s, d)) {
-        s->pace_level[d] = level;
+        s->pace_input[d] = s->pace_level[d] = level;
         return level;
     }
     now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    /* before the new level: only a rise held at a window's end goes out */
     am335x_cpsw_pace_windows(s, d, now);
+    s->pace_input[d] = level;
     if (!level || s->pace_level[d]) {
         s->pace_level[d] = level;
         return level;

@@ -420,6 +420,35 @@ static void test_pacing(void)
 }
 
 /*
+ * A rise that comes after a window has ended unseen (no event since) is
+ * paced by the window it falls in: here a completion left pending while
+ * C0_TX_EN was clear, routed to the line in the middle of a whole-window
+ * block, waits for that window's end.
+ */
+static void test_pacing_late_rise(void)
+{
+    QTestState *qts = start_loop();
+    uint32_t txd = CPPI_RAM;
+
+    qtest_writel(qts, WR_C0_TX_IMAX, 4);
+    qtest_writel(qts, WR_INT_CONTROL, BIT(17) | 500);
+    for (int i = 0; i < 9; i++) {
+        send_and_ack(qts, txd);
+    }
+    qtest_writel(qts, WR_C0_TX_EN, 0);
+    send_one(qts, txd);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 1500 * 1000);
+    qtest_writel(qts, WR_C0_TX_EN, 0xff);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 499 * 1000);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 1000);
+    g_assert_true(irq_line(qts, IRQ_TX));
+    qtest_quit(qts);
+}
+
+/*
  * The pacer's state migrates: an interrupt held by a whole-window block
  * before the migration goes out at that window's end after it.
  */
@@ -1029,6 +1058,7 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x-cpsw/ale-table", test_ale_table);
     qtest_add_func("/am335x-cpsw/tx-rx", test_tx_rx);
     qtest_add_func("/am335x-cpsw/pacing", test_pacing);
+    qtest_add_func("/am335x-cpsw/pacing-late-rise", test_pacing_late_rise);
     qtest_add_func("/am335x-cpsw/pacing-migration", test_pacing_migration);
     qtest_add_data_func("/am335x-cpsw/wire-timing/100", &wire_100,
                         test_wire_timing);
