@@ -1235,7 +1235,6 @@ static void peer_realize(DeviceState *dev, Error **errp)
 static void peer_unrealize(DeviceState *dev)
 {
     TcpBenchPeer *s = TCP_BENCH_PEER(dev);
-
     PeerRxFrame *f;
 
     timer_free(s->timer);

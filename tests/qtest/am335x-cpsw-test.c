@@ -343,6 +343,22 @@ static void send_and_ack(QTestState *qts, uint32_t txd)
 }
 
 /*
+ * TX pacing on with IMAX 4, and a first window of 9 events (above 2 IMAX):
+ * the next window blocks the line whole.
+ */
+static QTestState *start_tx_paced_busy(uint32_t txd)
+{
+    QTestState *qts = start_loop();
+
+    qtest_writel(qts, WR_C0_TX_IMAX, 4);
+    qtest_writel(qts, WR_INT_CONTROL, BIT(17) | 500);
+    for (int i = 0; i < 9; i++) {
+        send_and_ack(qts, txd);
+    }
+    return qts;
+}
+
+/*
  * Pacing C0_TX with IMAX 4, in windows of 250 pulses of 500 main clocks
  * (4 us at 125 MHz, so 1 ms): the pacer blocks the line for the first
  * pace_counter pulses of each window, lets a held interrupt out at the
@@ -427,14 +443,9 @@ static void test_pacing(void)
  */
 static void test_pacing_late_rise(void)
 {
-    QTestState *qts = start_loop();
     uint32_t txd = CPPI_RAM;
+    QTestState *qts = start_tx_paced_busy(txd);
 
-    qtest_writel(qts, WR_C0_TX_IMAX, 4);
-    qtest_writel(qts, WR_INT_CONTROL, BIT(17) | 500);
-    for (int i = 0; i < 9; i++) {
-        send_and_ack(qts, txd);
-    }
     qtest_writel(qts, WR_C0_TX_EN, 0);
     send_one(qts, txd);
     g_assert_false(irq_line(qts, IRQ_TX));
@@ -454,15 +465,10 @@ static void test_pacing_late_rise(void)
  */
 static void test_pacing_migration(void)
 {
-    QTestState *qts = start_loop();
     uint32_t txd = CPPI_RAM;
+    QTestState *qts = start_tx_paced_busy(txd);
     int64_t now;
 
-    qtest_writel(qts, WR_C0_TX_IMAX, 4);
-    qtest_writel(qts, WR_INT_CONTROL, BIT(17) | 500);
-    for (int i = 0; i < 9; i++) {
-        send_and_ack(qts, txd);
-    }
     qtest_clock_step(qts, 1000 * 1000);
     send_one(qts, txd);
     now = qtest_clock_step(qts, 400 * 1000);
