@@ -112,11 +112,20 @@
  * multiples cost theirs (1); write-completion=0|1, whether barriers and
  * device reads wait for the device writes before them (1).
  *
+ * profile=FILE: where the virtual time went, for performance work: FILE
+ * gets, at exit, one line per translated block's start address with the
+ * instructions its runs executed and the stall charged while it ran (a
+ * mispredicted branch is charged to the block it went to).  The idle
+ * CPU's waits (WFI) are nobody's.  scripts/profile names the addresses
+ * with the guest kernel's symbols.  Profiling only counts: the guest's
+ * timing is the same with it.
+ *
  * With -d plugin, QEMU's exit prints what was charged.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
+#include <errno.h>
 #include <glib.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -351,10 +360,69 @@ static struct qemu_plugin_register *core_regs[16];
 static uint64_t invalidations;
 static struct qemu_plugin_register *cpsr_reg;
 
+/* profile=FILE: per block start address, what its runs cost */
+typedef struct ProfileEntry {
+    uint64_t pc;
+    uint64_t insns;
+    uint64_t stall_ps;
+} ProfileEntry;
+
+static FILE *profile_file;
+static GHashTable *profile;             /* pc -> ProfileEntry */
+static ProfileEntry *profile_now;       /* the running block's */
+
+static ProfileEntry *profile_entry(uint64_t pc)
+{
+    ProfileEntry *e = g_hash_table_lookup(profile, &pc);
+
+    if (!e) {
+        e = g_new0(ProfileEntry, 1);
+        e->pc = pc;
+        g_hash_table_insert(profile, &e->pc, e);
+    }
+    return e;
+}
+
+static gint profile_by_pc(gconstpointer a, gconstpointer b)
+{
+    const ProfileEntry *x = *(ProfileEntry *const *)a;
+    const ProfileEntry *y = *(ProfileEntry *const *)b;
+
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static void profile_write(void)
+{
+    g_autoptr(GPtrArray) all = g_ptr_array_new();
+    GHashTableIter it;
+    gpointer entry;
+
+    g_hash_table_iter_init(&it, profile);
+    while (g_hash_table_iter_next(&it, NULL, &entry)) {
+        g_ptr_array_add(all, entry);
+    }
+    g_ptr_array_sort(all, profile_by_pc);
+    fprintf(profile_file, "# cortex-a8-timing profile: ps_per_insn=%" PRIu64
+            "\npc\tinsns\tstall_ns\n", ps_per_insn);
+    for (unsigned i = 0; i < all->len; i++) {
+        const ProfileEntry *e = g_ptr_array_index(all, i);
+
+        fprintf(profile_file, "%08" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+                e->pc, e->insns, e->stall_ps / 1000);
+    }
+    if (fclose(profile_file) != 0) {
+        fprintf(stderr, "cortex-a8-timing: cannot write the profile\n");
+    }
+    profile_file = NULL;
+}
+
 static void stall(uint64_t ps)
 {
     uint64_t insns;
 
+    if (profile_now) {
+        profile_now->stall_ps += ps;
+    }
     clock_ps += ps;
     pending_ps += ps;
     if (pending_ps < ps_per_insn) {
@@ -559,6 +627,10 @@ static void vcpu_block_exec(unsigned int vcpu_index, void *udata)
     /* The block before has run: its instructions' time passes. */
     clock_ps += block_insns * ps_per_insn;
     block_insns = b->ninsns;
+    if (profile) {
+        profile_now = profile_entry(b->start);
+        profile_now->insns += b->ninsns;
+    }
     for (; line < end; line++) {
         if (!cache_access(&l1i, line, true)) {
             l1_read_miss(line);
@@ -998,6 +1070,9 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
     g_string_append_printf(out, "  lines invalidated by DCIMVAC/DCCIMVAC: "
                            "%" PRIu64 "\n", invalidations);
     qemu_plugin_outs(out->str);
+    if (profile_file) {
+        profile_write();
+    }
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -1027,6 +1102,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         char *end;
         uint64_t v;
 
+        if (kv[0] && kv[1] && g_strcmp0(kv[0], "profile") == 0) {
+            if (profile_file || !*kv[1]) {
+                fprintf(stderr, "cortex-a8-timing: one profile=FILE\n");
+                return -1;
+            }
+            profile_file = fopen(kv[1], "w");
+            if (!profile_file) {
+                fprintf(stderr, "cortex-a8-timing: cannot create %s: %s\n",
+                        kv[1], g_strerror(errno));
+                return -1;
+            }
+            continue;
+        }
         if (kv[0] && kv[1]) {
             for (p = 0; p < G_N_ELEMENTS(params); p++) {
                 if (g_strcmp0(kv[0], params[p].name) == 0) {
@@ -1037,7 +1125,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         if (p == G_N_ELEMENTS(params)) {
             fprintf(stderr, "cortex-a8-timing: unknown argument '%s' "
                     "(shift=, cpu-mhz=, mem-ns=, io-latency=, "
-                    "branches=, multiple=, write-completion=)\n",
+                    "branches=, multiple=, write-completion=, profile=)\n",
                     argv[i]);
             return -1;
         }
@@ -1071,6 +1159,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     mispredict_ps = MISPREDICT_CYCLES * cycle_ps;
     blocks = g_hash_table_new_full(block_info_hash, block_info_equal, g_free,
                                    NULL);
+    if (profile_file) {
+        profile = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+                                        g_free);
+    }
     cache_init(&l1i, L1_SETS, L1_WAYS);
     cache_init(&l1d, L1_SETS, L1_WAYS);
     cache_init(&l2, L2_SETS, L2_WAYS);

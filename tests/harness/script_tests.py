@@ -3,6 +3,7 @@ early with a clear message and a non-zero exit, and leave nothing
 half-written behind."""
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -92,3 +93,40 @@ def check_build_checksum(timeout):
                           if line.startswith("QEMU_ORIG_SHA256=") else line
                           for line in text.splitlines()) + "\n")
     check_build_fails(top, "checksum mismatch", {})
+
+
+@test("scripts/profile-bad-input", 30)
+def check_profile_bad_input(timeout):
+    """scripts/profile names what it cannot read, and a file that is not
+    the plugin's profile or has no kernel symbols."""
+    tmp = tempfile.mkdtemp(prefix="am335x-profile-")
+    try:
+        good = os.path.join(tmp, "profile.tsv")
+        with open(good, "w") as f:
+            f.write("# cortex-a8-timing profile: ps_per_insn=2000\n"
+                    "pc\tinsns\tstall_ns\nc0100000\t10000000\t5000000\n")
+        syms = os.path.join(tmp, "kallsyms")
+        with open(syms, "w") as f:
+            f.write("c0100000 T stext\n")
+        expect_error(["scripts/profile", os.path.join(tmp, "none"), syms],
+                     "No such file or directory")
+        expect_error(["scripts/profile", syms, syms],
+                     "not a cortex-a8-timing profile")
+        expect_error(["scripts/profile", good, good], "no text symbols")
+        status, out = run(["scripts/profile", good, syms])
+        if status != 0 or not re.search(r"25\.000\s+100\.00\s+10000000\s+"
+                                         r"5\.000\s+stext", out):
+            raise g.GuestError("scripts/profile: 10^7 instructions (20 ms) "
+                               "and 5 ms of stall in stext not as 25 ms: "
+                               "%r" % out)
+        base = os.path.join(tmp, "baseline.tsv")
+        with open(base, "w") as f:
+            f.write("# cortex-a8-timing profile: ps_per_insn=2000\n"
+                    "pc\tinsns\tstall_ns\nc0100010\t4000000\t1000000\n")
+        status, out = run(["scripts/profile", good, syms, "--minus", base])
+        if status != 0 or not re.search(r"16\.000\s+100\.00\s+6000000\s+"
+                                         r"4\.000\s+stext", out):
+            raise g.GuestError("scripts/profile --minus: 25 ms less 9 ms "
+                               "not as 16 ms: %r" % out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

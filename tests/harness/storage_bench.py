@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 import guest as g
+import guest_profile
 
 MiB = 1024 * 1024
 # The CPU model of every timed run: 2 ns of virtual time per instruction
@@ -36,6 +37,8 @@ CPU_MODEL = ("icount shift=1 (2 ns/insn, 500 MIPS), sleep=off, align=off; "
              "device register reads 160-430 ns, barriers wait for "
              "device writes to complete; "
              "RTC on virtual time from a fixed date")
+# scripts/bench --profile: a directory for each timed guest's profile
+PROFILE_DIR = None
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
 SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"
 NAND_UBIFS = "nand_ubifs:/dev/mtd9:ubifs"
@@ -167,6 +170,12 @@ def run_timed(board, script, append, extra_args, name, timeout, dtb=None,
     returns (its exit status as printed, the console output)."""
     if cpu_args is None:
         cpu_args = ICOUNT
+    if PROFILE_DIR:
+        # The plugin counts where the time went; /init names the addresses.
+        os.makedirs(PROFILE_DIR, exist_ok=True)
+        base = os.path.join(PROFILE_DIR, name)
+        cpu_args = [a + ",profile=%s.tsv" % base if a.startswith(CPU_PLUGIN)
+                    else a for a in cpu_args]
     vm = g.Guest(board, "am335x", append="am335x.test=%s %s" % (script, append),
                  dtb=dtb,
                  earlycon=False, extra_args=cpu_args + extra_args, name=name,
@@ -178,4 +187,17 @@ def run_timed(board, script, append, extra_args, name, timeout, dtb=None,
                       timeout)
     finally:
         vm.close()
+    if PROFILE_DIR:
+        write_profile(base)
     return m.group(1), vm.output
+
+
+def write_profile(base):
+    """BASE.txt: the profile BASE.tsv by function of the am335x kernel."""
+    symbols = guest_profile.kernel_symbols(
+        "am335x", os.path.join(PROFILE_DIR, "am335x.symbols"))
+    with open(base + ".tsv") as f, open(symbols) as s:
+        text = guest_profile.report(f.read(), s.read())
+    with open(base + ".txt", "w") as f:
+        f.write(text)
+    print("# profile: %s.txt" % base, flush=True)

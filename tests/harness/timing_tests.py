@@ -14,6 +14,7 @@ import tempfile
 
 import eth_bench
 import guest as g
+import guest_profile
 import storage_bench as sb
 from suite import test
 
@@ -233,3 +234,60 @@ def timing_eth_overrun(timeout):
     if default["drops"] != 0:
         raise g.GuestError("the default RX ring dropped %d frames"
                            % default["drops"])
+
+
+@test("timing-profile/am335x-evm/am335x", 300)
+def timing_profile(timeout):
+    """The CPU model's profile (profile=FILE, scripts/profile): sending
+    TCP for 1 s of guest time, as plugin_on_off does, twice at once, one
+    with the profile: the bytes sent must match (the profile only counts);
+    the stall in the profile must be what the plugin's own account says it
+    charged; named with the kernel's symbols, the time must fall in known
+    functions, the TCP sender's copy of user data among the first."""
+    tmp = tempfile.mkdtemp(prefix="am335x-profile-")
+    profile = os.path.join(tmp, "profile.tsv")
+
+    def one(on):
+        log = os.path.join(tmp, "plugin%d.log" % on)
+        cpu = sb.ICOUNT_NO_CACHES + [
+            "-plugin", sb.CPU_PLUGIN + ",shift=1" +
+            (",profile=" + profile if on else ""), "-d", "plugin", "-D", log]
+        sent = eth_bench.run_tx([64], 1, "timing-profile-%d" % on, timeout,
+                                cpu_args=cpu, peer="slirp")
+        with open(log) as f:
+            return sum(sent[64]), account(
+                f.read(), r"stall charged: (\d+) instructions")[0]
+    try:
+        (sent_off, _), (sent_on, charged) = sb.at_once(one)
+        with open(profile) as f:
+            text = f.read()
+        ps_per_insn, rows = guest_profile.parse_profile(text)
+        symbols = guest_profile.kernel_symbols(
+            "am335x", os.path.join(tmp, "am335x.symbols"))
+        with open(symbols) as f:
+            syms = guest_profile.parse_symbols(f.read())
+        for line in guest_profile.report(text, "".join(
+                "%08x t %s\n" % s for s in syms), 8).splitlines():
+            print("#   " + line)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if sent_on != sent_off:
+        raise g.GuestError("the profile changed the run: %d bytes sent "
+                           "with it, %d without" % (sent_on, sent_off))
+    stall_ns = sum(r[2] for r in rows)
+    charged_ns = charged * ps_per_insn // 1000
+    print("#   stall in the profile %d ns, charged %d ns" % (stall_ns,
+                                                           charged_ns))
+    if abs(stall_ns - charged_ns) > 0.01 * charged_ns:
+        raise g.GuestError("the profile's stall (%d ns) is not what the "
+                           "plugin charged (%d ns)" % (stall_ns, charged_ns))
+    table = guest_profile.attribute(rows, ps_per_insn, syms)
+    total = sum(e[0] for e in table.values())
+    unknown = table.get("[unknown]", [0])[0]
+    if unknown > 0.01 * total:
+        raise g.GuestError("%.1f%% of the time in no known function"
+                           % (100.0 * unknown / total))
+    first = sorted(table, key=lambda k: -table[k][0])[:5]
+    if "arm_copy_from_user" not in first:
+        raise g.GuestError("arm_copy_from_user not among the first five: %r"
+                           % first)
