@@ -196,8 +196,11 @@ def write_profile(base):
     """BASE.txt: the profile BASE.tsv by function of the am335x kernel."""
     symbols = guest_profile.kernel_symbols(
         "am335x", os.path.join(PROFILE_DIR, "am335x.symbols"))
-    with open(base + ".tsv") as f, open(symbols) as s:
-        text = guest_profile.report(f.read(), s.read())
+    try:
+        with open(base + ".tsv") as f, open(symbols) as s:
+            text = guest_profile.report(f.read(), s.read())
+    except (OSError, guest_profile.ProfileError) as e:
+        raise g.GuestError("no profile of %s: %s" % (base, e))
     with open(base + ".txt", "w") as f:
         f.write(text)
     print("# profile: %s.txt" % base, flush=True)
