@@ -265,9 +265,9 @@ def timing_profile(timeout):
         symbols = guest_profile.kernel_symbols(
             "am335x", os.path.join(tmp, "am335x.symbols"))
         with open(symbols) as f:
-            syms = guest_profile.parse_symbols(f.read())
-        for line in guest_profile.report(text, "".join(
-                "%08x t %s\n" % s for s in syms), 8).splitlines():
+            symbols_text = f.read()
+        syms = guest_profile.parse_symbols(symbols_text)
+        for line in guest_profile.report(text, symbols_text, 8).splitlines():
             print("#   " + line)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

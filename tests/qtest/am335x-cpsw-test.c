@@ -109,6 +109,19 @@ static bool irq_line(QTestState *qts, int line)
     return qtest_readl(qts, INTC_ITR(line / 32)) & BIT(line % 32);
 }
 
+/*
+ * The TX interrupt line stays low until the last microsecond before @us
+ * from now and is high at @us.
+ */
+static void assert_tx_irq_at_us(QTestState *qts, int64_t us)
+{
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, (us - 1) * 1000);
+    g_assert_false(irq_line(qts, IRQ_TX));
+    qtest_clock_step(qts, 1000);
+    g_assert_true(irq_line(qts, IRQ_TX));
+}
+
 static void write_desc(QTestState *qts, uint32_t addr, uint32_t next,
                        uint32_t buf, uint32_t len, uint32_t mode)
 {
@@ -386,20 +399,12 @@ static void test_pacing(void)
     qtest_clock_step(qts, 1000 * 1000);
     send_one(qts, txd);
     g_assert_cmphex(qtest_readl(qts, WR_C0_TX_STAT), ==, 1);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 999 * 1000);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 1000);
-    g_assert_true(irq_line(qts, IRQ_TX));
+    assert_tx_irq_at_us(qts, 1000);
     qtest_writel(qts, TX_CP(0), txd);
 
     /* window 2 had 1 event: window 3 blocks 127 pulses, 508 us */
     send_one(qts, txd);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 507 * 1000);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 1000);
-    g_assert_true(irq_line(qts, IRQ_TX));
+    assert_tx_irq_at_us(qts, 508);
     qtest_writel(qts, TX_CP(0), txd);
 
     /* quiet windows: the block falls to 0 */
@@ -451,11 +456,7 @@ static void test_pacing_late_rise(void)
     g_assert_false(irq_line(qts, IRQ_TX));
     qtest_clock_step(qts, 1500 * 1000);
     qtest_writel(qts, WR_C0_TX_EN, 0xff);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 499 * 1000);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 1000);
-    g_assert_true(irq_line(qts, IRQ_TX));
+    assert_tx_irq_at_us(qts, 500);
     qtest_quit(qts);
 }
 
@@ -481,11 +482,7 @@ static void test_pacing_migration(void)
      */
     qtest_clock_step(qts, now);
     g_assert_cmphex(qtest_readl(qts, WR_C0_TX_STAT), ==, 1);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 599 * 1000);
-    g_assert_false(irq_line(qts, IRQ_TX));
-    qtest_clock_step(qts, 1000);
-    g_assert_true(irq_line(qts, IRQ_TX));
+    assert_tx_irq_at_us(qts, 600);
     qtest_quit(qts);
 }
 
