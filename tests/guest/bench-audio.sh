@@ -4,7 +4,7 @@
 # clock master) with RW_INTERLEAVED access, 2 channels, S16_LE and a
 # period of 64 frames, at each rate; the CPU load is the share of the
 # capture the CPU was not idle (idle and iowait are idle) while the stream
-# runs, from the guest kernel's own clocks (clock-idle.sh).  The samples
+# runs, from the guest kernel's own clocks (cpu-window, src/).  The samples
 # go to /dev/null: the load is the driver's, ALSA's and arecord's reading
 # them, and whatever else the system does meanwhile.
 #
@@ -25,7 +25,6 @@ for arg in $(cat /proc/cmdline); do
 done
 say() { echo "bench-audio: $*"; }
 fail() { say "FAIL: $*"; exit 1; }
-. /tests/clock-idle.sh
 
 for i in $(seq 100); do
     grep -q AM335x-EVM /proc/asound/cards && break
@@ -46,12 +45,11 @@ for rate in $(echo "$rates" | tr , ' '); do
         sleep 0.01
     done
     grep -q RUNNING $status || fail "arecord at $rate Hz does not run"
-    set -- $(clock_idle)
-    t0=$1 i0=$(($2 + $3))
-    sleep "$secs"
-    set -- $(clock_idle)
+    window=$(cpu-window "$secs") || fail "cpu-window at $rate Hz"
     grep -q RUNNING $status || fail "arecord at $rate Hz stopped early"
+    # window: ns=N busy=N cpus=1
+    set -- $(echo "$window" | tr = ' ')
     echo "BENCH audio_capture $rate frames=$((rate * secs))" \
-         "ns=$(($1 - t0)) busy=$(($1 - t0 - ($2 + $3 - i0))) total=$(($1 - t0))"
+         "ns=$2 busy=$4 total=$2"
     wait $pid || fail "arecord at $rate Hz"
 done

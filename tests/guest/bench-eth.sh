@@ -29,7 +29,7 @@
 # sets the driver's number of RX descriptors (ethtool -G eth0 rx N).
 # For each pacing interval (ethtool -C eth0 rx-usecs) and window, prints
 # iperf 2's one-second reports, in bytes, and the guest's CPU time over the
-# first bench.secs seconds, in jiffies of /proc/stat:
+# first bench.secs seconds, busy and in all, in ns (cpu-window, src/):
 #   BENCH-ETH PACING WINDOW tx|rx [  1] 0.0000-1.0000 sec  N Bytes  N Bytes/sec
 #   BENCH-ETH-CPU PACING WINDOW BUSY TOTAL
 #   BENCH-ETH-DROPS PACING WINDOW N
@@ -81,15 +81,6 @@ else
     udhcpc -i eth0 -n -q -t 5 -s /tmp/udhcpc.sh > /dev/null 2>&1 || exit 1
 fi
 
-# busy and total jiffies of the "cpu" line; iowait counts as idle
-cpu_jiffies() {
-    head -1 /proc/stat | {
-        read -r _ user nice system idle iowait irq softirq steal _
-        echo $((user + nice + system + irq + softirq)) \
-            $((user + nice + system + idle + iowait + irq + softirq + steal))
-    }
-}
-
 # The CPSW's overrun counters (frames dropped for want of room), summed
 overruns() {
     ethtool -S eth0 | awk '/[Oo]verruns:/ { n += $NF } END { print n + 0 }'
@@ -119,9 +110,9 @@ for p in $(echo "$pacing" | tr , ' '); do
             pids="$pids $!"
         fi
         drops=$(overruns)
-        set -- $(cpu_jiffies)
-        sleep "$secs"
-        set -- "$@" $(cpu_jiffies)
+        # ns=N busy=N cpus=1 (iowait counts as idle)
+        window=$(cpu-window "$secs") || exit 1
+        set -- $(echo "$window" | tr = ' ')
         drops=$(($(overruns) - drops))
         # The last one-second report is out by now.  iperf would then wait
         # seconds for the peers to close, which they never do, and SIGINT
@@ -130,7 +121,7 @@ for p in $(echo "$pacing" | tr , ' '); do
         sleep 0.5
         kill -KILL $pids 2> /dev/null
         wait
-        echo "BENCH-ETH-CPU $p $w $(($3 - $1)) $(($4 - $2))"
+        echo "BENCH-ETH-CPU $p $w $4 $2"
         echo "BENCH-ETH-DROPS $p $w $drops"
         reports /tmp/tx.out "$p $w tx"
         [ "$rx" = 1 ] && reports /tmp/rx.out "$p $w rx"

@@ -50,7 +50,7 @@ def pc_args(rx, nic=PC_NIC):
 def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
         rx_ring=None, peer="pc", sysctls=(), pc_nic=PC_NIC):
     """Returns {(pacing us, window KB): {"tx": [bytes in each second],
-    "rx": [...] (with RX), "cpu": (busy, total jiffies), "drops": frames
+    "rx": [...] (with RX), "cpu": (busy, total ns), "drops": frames
     the CPSW dropped for want of RX buffers}}; CPU_ARGS as
     storage_bench.run_timed's; RX_RING, the driver's RX descriptors;
     PEER, "slirp" (guestfwds) or "pc" (tcp-bench-peer); SYSCTLS,

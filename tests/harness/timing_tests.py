@@ -16,13 +16,13 @@ import eth_bench
 import guest as g
 import guest_profile
 import storage_bench as sb
-from suite import test
+from suite import booted, test
 
 
 @test("timing-determinism/beaglebone-black/am335x", 240, exclusive=True)
 def timing_determinism(timeout):
     """Two boots, each writing and reading 1 MiB on the SD card's ext2 in
-    100 KB buffers: the guest-measured times and CPU jiffies must match."""
+    100 KB buffers: the guest-measured times and busy times must match."""
     tmp = tempfile.mkdtemp(prefix="am335x-determinism-")
 
     def one(i):
@@ -47,8 +47,8 @@ def timing_determinism(timeout):
 def timing_determinism_eth(timeout):
     """Two boots, each running TCP both ways at once for 1 s of guest time
     through the EVM's CPSW, with interrupt pacing, against the sink and the
-    source inside QEMU: the bytes of each second, each way, and the CPU
-    jiffies must match.  A third boot at the same time runs without the
+    source inside QEMU: the bytes of each second, each way, and the CPU's
+    busy time must match.  A third boot at the same time runs without the
     cache stalls of the CPU model (plugins/cortex-a8-timing.c): the work
     is CPU-bound, so it must move more, as the stalls charged to the CPU
     are real time."""
@@ -63,6 +63,35 @@ def timing_determinism_eth(timeout):
     if not moved[0] < 0.95 * moved[2]:
         raise g.GuestError("cache stalls cost nothing: %d bytes with them, "
                            "%d without" % (moved[0], moved[2]))
+
+
+@test("timing-cpu-window/beaglebone-black/am335x", 180)
+def timing_cpu_window(timeout):
+    """cpu-window, the benches' CPU-load reader (tests/guest/src/): over a
+    second of an idle guest it counts little busy time, over a second of a
+    shell loop nearly all of it; it refuses a bad window."""
+    def load(command):
+        status, out = vm.shell(command, timeout=30)
+        m = re.search(r"^ns=(\d+) busy=(\d+) cpus=1\b", out, re.M)
+        if status != 0 or not m:
+            raise g.GuestError("%s: exit %d: %s" % (command, status, out))
+        ns, busy = int(m.group(1)), int(m.group(2))
+        if not 0.9e9 <= ns <= 1.5e9:
+            raise g.GuestError("%s: a window of %d ns" % (command, ns))
+        print("#   %s: %d ns, %.1f%% busy" % (command, ns, 100.0 * busy / ns))
+        return busy / ns
+
+    with booted("beaglebone-black", "am335x", "cpu-window", timeout) as vm:
+        idle = load("cpu-window 1")
+        busy = load("(while :; do :; done) & p=$!; cpu-window 1; "
+                    "s=$?; kill $p; wait $p; (exit $s)")
+        if not (idle < 0.3 and busy > 0.9):
+            raise g.GuestError("idle %.3f, looping %.3f" % (idle, busy))
+        for bad in ("0", "x", "1 2", "-1"):
+            status, out = vm.shell("cpu-window %s" % bad)
+            if status != 2 or "usage: cpu-window" not in out:
+                raise g.GuestError("cpu-window %s: exit %d: %s"
+                                   % (bad, status, out))
 
 
 @test("timing-cpu-plugin-args/beaglebone-black/none", 60)

@@ -1,0 +1,112 @@
+/*
+ * cpu-window SECS: the guest's CPU load over the next SECS seconds, for
+ * the benches that watch a workload run in the background (audio capture,
+ * iperf).  Prints "ns=N busy=N cpus=N": the time that passed on the
+ * kernel's monotonic clock and how much of it the CPUs (one on the
+ * AM335x; summed on others) were not idle, both in ns,
+ * from /proc/timer_list ("now at", the tick's idle_sleeptime and
+ * iowait_sleeptime; iowait counts as idle, as top has it).
+ *
+ * One process reads the clocks, sleeps and reads them again, so that the
+ * window holds nothing of the measurement but the two reads: measured in
+ * the shell (an awk, a sleep, another awk), the window also held a
+ * process exit and two process starts, about 10 ms of CPU each time on
+ * the emulated EVM, half a point of a 2 s audio row.
+ *
+ * Built for the guest by scripts/images (arm-linux-gnueabihf-gcc).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct clocks {
+    unsigned long long now;     /* "now at N nsecs" */
+    unsigned long long idle;    /* idle_sleeptime + iowait_sleeptime */
+    unsigned cpus;              /* tick devices with an idle time */
+};
+
+/* /proc/timer_list of a one-CPU system is a few KiB. */
+static char text[1 << 16];
+
+static int read_clocks(struct clocks *c)
+{
+    FILE *f = fopen("/proc/timer_list", "r");
+    size_t len;
+    const char *p;
+    int found = 0;
+
+    if (!f) {
+        perror("cpu-window: /proc/timer_list");
+        return -1;
+    }
+    len = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[len] = '\0';
+
+    memset(c, 0, sizeof(*c));
+    for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        unsigned long long v;
+
+        while (*p == ' ') {
+            p++;
+        }
+        if (sscanf(p, "now at %llu nsecs", &v) == 1) {
+            c->now = v;
+            found |= 1;
+        } else if (sscanf(p, ".idle_sleeptime : %llu nsecs", &v) == 1) {
+            c->idle += v;
+            c->cpus++;
+            found |= 2;
+        } else if (sscanf(p, ".iowait_sleeptime: %llu nsecs", &v) == 1) {
+            c->idle += v;
+            found |= 4;
+        }
+    }
+    if (found != 7) {
+        fprintf(stderr, "cpu-window: /proc/timer_list has no %s\n",
+                !(found & 1) ? "\"now at\"" : "idle and iowait times");
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct clocks before, after;
+    unsigned long long ns, idle, cpu_ns;
+    struct timespec ts;
+    double secs;
+    char extra;
+
+    if (argc != 2 || sscanf(argv[1], "%lf%c", &secs, &extra) != 1 ||
+        !(secs > 0 && secs < 86400)) {
+        fprintf(stderr, "usage: cpu-window SECS (0 < SECS < 86400)\n");
+        return 2;
+    }
+    ts.tv_sec = (time_t)secs;
+    ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+
+    if (read_clocks(&before) < 0) {
+        return 1;
+    }
+    while (nanosleep(&ts, &ts) < 0) {
+        if (errno != EINTR) {
+            perror("cpu-window: nanosleep");
+            return 1;
+        }
+    }
+    if (read_clocks(&after) < 0) {
+        return 1;
+    }
+    ns = after.now - before.now;
+    idle = after.idle - before.idle;
+    cpu_ns = ns * after.cpus;
+    printf("ns=%llu busy=%llu cpus=%u\n", ns,
+           cpu_ns > idle ? cpu_ns - idle : 0, after.cpus);
+    return 0;
+}
