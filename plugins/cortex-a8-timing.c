@@ -98,7 +98,20 @@
  * 0.4 ms), cache maintenance by set and way, and preloads: TCG gives
  * PLD no memory access, so the plugin sees none, and every line a copy
  * reads from DDR stalls the whole round trip where the A8 overlaps it
- * with the PLDs Linux's copy routines issue ahead.
+ * with the PLDs Linux's copy routines issue ahead.  A trial (2026-12-03)
+ * that decoded A32 PLD, read its base register and started an L2 line
+ * fill, the DDR taking one line at a time at DDR2-533 x16's burst rate
+ * (60 ns a line), moved eth-tx from 396.9 to 445.1 Mbit/s; with dirty
+ * lines' write-backs (L2 evictions, DMA cleans) on the same DDR, 429.4;
+ * with the L2's write-allocate line fills as well, 416.3.  The SD write's
+ * CPU load hardly moved (6.97 -> 6.81% over 20 MiB), the read's fell
+ * (18.95 -> 17.85%).  Which of those the A8 does (PLD into the L2
+ * only?  a fill for a write-allocate that a full line of stores
+ * overwrites?) and how much of DDR2's peak the EMIF delivers (row misses,
+ * read/write turnarounds, refresh) are not settled; the serialised round
+ * trip gives a large copy about what such a model does (200 against
+ * 180-280 ns a line), so it stays until a DDR model can be built on
+ * published figures.
  *
  * Addresses are physical for data (guest physical, from the access) and
  * virtual for instructions: the kernel's text is mapped once; code of two
