@@ -498,6 +498,43 @@ static void test_chain(void)
     qtest_quit(qts);
 }
 
+/*
+ * A dummy set (ACNT 0) whose completion chains to its own channel loops
+ * for ever, on the part too.  The TPCC goes on serving the channels
+ * above it, and the loop's evaluations take the TPCC's clock cycles: a
+ * millisecond of it is a millisecond's work, not minutes of host time.
+ */
+static void test_self_chained_dummy(void)
+{
+    QTestState *qts = start();
+    const Set loop = {
+        .opt = OPT_STATIC | OPT_TCC(8) | OPT_TCCHEN, .acnt = 0, .bcnt = 1,
+        .ccnt = 1, .link = LINK_NULL,
+    };
+    const Set copy = {
+        .opt = OPT_TCC(5) | OPT_TCINTEN, .src = DDR, .dst = DDR + 0x1000,
+        .acnt = 64, .bcnt = 1, .ccnt = 1, .link = LINK_NULL,
+    };
+
+    channel_setup(qts, 8, 8);
+    set_write(qts, 8, &loop);
+    manual_trigger(qts, 8);
+    qtest_clock_step(qts, 10 * 1000 * 1000);
+    fill(qts, DDR, 64, 29);
+    zero(qts, DDR + 0x1000, 64);
+    channel_setup(qts, 5, 5);
+    set_write(qts, 5, &copy);
+    manual_trigger(qts, 5);
+    assert_same(qts, DDR, DDR + 0x1000, 64);
+    g_assert_true(ipr_bit(qts, 5));
+    /* The loop ends once its set no longer chains. */
+    cc_write(qts, PARAM(8), OPT_STATIC | OPT_TCC(8));
+    qtest_clock_step(qts, SETTLE_NS);
+    g_assert_cmphex(cc_read(qts, GLOBAL + CER), ==, 0);
+    g_assert_false(ipr_bit(qts, 8));
+    qtest_quit(qts);
+}
+
 /* Early completion: the chained channel needs no TC completion. */
 static void test_early_completion(void)
 {
@@ -1123,6 +1160,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/edma/async-3d", test_async_3d);
     qtest_add_func("am335x/edma/link", test_link);
     qtest_add_func("am335x/edma/chain", test_chain);
+    qtest_add_func("am335x/edma/self-chained-dummy", test_self_chained_dummy);
     qtest_add_func("am335x/edma/early-completion", test_early_completion);
     qtest_add_func("am335x/edma/qdma", test_qdma);
     qtest_add_func("am335x/edma/event", test_event);
