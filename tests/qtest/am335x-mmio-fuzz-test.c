@@ -4,11 +4,13 @@
  * Seeded random register traffic to every device of the SoC: writes of
  * random values (zero, all ones, single bits, small counts, addresses in
  * DDR, in the device's own window) at random offsets, reads, and time
- * passing, with DDR full of random words so that whatever a DMA engine
- * (EDMA, the CPSW's CPDMA, the USB's CPPI 4.1, the LCDC, the HSMMC) is
- * pointed at is garbage too.  QEMU must live through it: an assert, an
- * abort or a crash fails the test (libqtest reports QEMU's death).  Run
- * on both boards, with the timing models off and on.
+ * passing, with DDR and the CPSW's CPPI RAM full of random words so that
+ * whatever a DMA engine (EDMA, the CPSW's CPDMA, the USB's CPPI 4.1, the
+ * LCDC, the HSMMC) is pointed at is garbage too; the registers that
+ * start those engines are hit more often, and MMC0 has a card.  QEMU
+ * must live through it: an assert, an abort or a crash fails the test
+ * (libqtest reports QEMU's death).  Run on both boards, with the timing
+ * models off and on.
  *
  * The same seed gives the same traffic.  AM335X_FUZZ_SEED and
  * AM335X_FUZZ_OPS in the environment choose others, for longer hunts
@@ -79,6 +81,49 @@ static const Region regions[] = {
     { "gpmc-windows",   0x00000000, 0x20000000 },
 };
 
+/*
+ * Registers that start the DMA engines, hit more often than chance would:
+ * enables, and heads of descriptor chains (in the CPSW's CPPI RAM, which
+ * is garbage too, or in DDR).
+ */
+typedef enum KickValue {
+    KICK_ONE,           /* 1: enable */
+    KICK_DESC,          /* a descriptor address */
+    KICK_ANY,           /* random_value() */
+} KickValue;
+
+typedef struct Kick {
+    uint32_t addr;
+    uint32_t count;     /* registers, 4 bytes apart */
+    KickValue value;
+} Kick;
+
+#define CPPI_RAM        0x4a102000u
+#define CPPI_RAM_SIZE   0x2000u
+
+static const Kick kicks[] = {
+    /* CPDMA (TRM 14.5.10): TX_CONTROL, RX_CONTROL, teardowns */
+    { 0x4a100804, 1, KICK_ONE },
+    { 0x4a100814, 1, KICK_ONE },
+    { 0x4a100808, 1, KICK_ANY },
+    { 0x4a100818, 1, KICK_ANY },
+    { 0x4a1008e0, 8, KICK_ANY },        /* RX free buffers */
+    { 0x4a100a00, 32, KICK_DESC },      /* TX/RX HDPs and CPs */
+    /* CPPI 4.1 (TRM 16.3.x): channel enables, queue manager set-up, pushes */
+    { 0x47402800, 240, KICK_ANY },
+    { 0x47404080, 3, KICK_DESC },
+    { 0x47405000, 64, KICK_DESC },
+    { 0x4740600c, 624, KICK_DESC },
+    /* LCDC: frame buffer 0 base and ceiling, DMA and raster on */
+    { 0x4830e040, 3, KICK_DESC },
+    { 0x4830e028, 1, KICK_ANY },
+    { 0x4830e06c, 1, KICK_ANY },
+    /* EDMA: event set, chained and QDMA events, PaRAM */
+    { 0x49001010, 2, KICK_ANY },
+    { 0x49001080, 1, KICK_ANY },
+    { 0x49004000, 2048, KICK_ANY },
+};
+
 static const char *const on_off[] = { "off", "on" };
 
 typedef struct FuzzCase {
@@ -114,15 +159,42 @@ static uint32_t random_value(GRand *r, const Region *reg)
     }
 }
 
-static void fill_ddr(QTestState *qts, GRand *r)
+static void fill_garbage(QTestState *qts, GRand *r, uint32_t base,
+                         uint32_t size)
 {
-    g_autofree uint32_t *words = g_new(uint32_t, DDR_GARBAGE / 4);
-    Region ddr = { "ddr", DDR_BASE, DDR_GARBAGE };
+    g_autofree uint32_t *words = g_new(uint32_t, size / 4);
+    Region reg = { "garbage", base, size };
 
-    for (size_t i = 0; i < DDR_GARBAGE / 4; i++) {
-        words[i] = cpu_to_le32(random_value(r, &ddr));
+    for (size_t i = 0; i < size / 4; i++) {
+        words[i] = cpu_to_le32(random_value(r, &reg));
     }
-    qtest_memwrite(qts, DDR_BASE, words, DDR_GARBAGE);
+    qtest_memwrite(qts, base, words, size);
+}
+
+static void kick(QTestState *qts, GRand *r, const Kick *k)
+{
+    uint32_t addr = k->addr + 4 * g_rand_int_range(r, 0, k->count);
+    Region any = { "kick", k->addr, 4 * k->count };
+    uint32_t v;
+
+    switch (k->value) {
+    case KICK_ONE:
+        v = 1;
+        break;
+    case KICK_DESC:
+        if (g_rand_int_range(r, 0, 8) == 0) {
+            v = random_value(r, &any);
+        } else if (g_rand_boolean(r)) {
+            v = CPPI_RAM + (g_rand_int_range(r, 0, CPPI_RAM_SIZE) & ~3u);
+        } else {
+            v = DDR_BASE + (g_rand_int_range(r, 0, DDR_GARBAGE) & ~3u);
+        }
+        break;
+    default:
+        v = random_value(r, &any);
+        break;
+    }
+    qtest_writel(qts, addr, v);
 }
 
 /* One access to @reg, or time passing */
@@ -186,16 +258,25 @@ static void test_fuzz(const void *data)
     uint64_t seed = env_number("AM335X_FUZZ_SEED", 1);
     uint64_t ops = env_number("AM335X_FUZZ_OPS", 20000);
     g_autoptr(GRand) r = g_rand_new_with_seed(seed);
+    g_autofree char *card = NULL;
     QTestState *qts;
 
     /*
      * -no-shutdown: a power-off the traffic asks for (the PMIC, the RTC's
      * PMIC_PWR_ENABLE) stops the VM instead of ending QEMU.
      */
-    qts = qtest_initf("-machine %s,timing=%s -no-shutdown -nic none %s",
-                      c->machine, on_off[c->timing],
+    int fd = g_file_open_tmp("am335x-fuzz-sd-XXXXXX", &card, NULL);
+
+    /* A blank 4 MiB card in MMC0, for the commands to read and write */
+    g_assert(fd >= 0);
+    g_assert(ftruncate(fd, 4 * MiB) == 0);
+    close(fd);
+    qts = qtest_initf("-machine %s,timing=%s -no-shutdown -nic none "
+                      "-drive if=sd,index=0,format=raw,file=%s %s",
+                      c->machine, on_off[c->timing], card,
                       g_getenv("AM335X_FUZZ_ARGS") ?: "");
-    fill_ddr(qts, r);
+    fill_garbage(qts, r, DDR_BASE, DDR_GARBAGE);
+    fill_garbage(qts, r, CPPI_RAM, CPPI_RAM_SIZE);
     enable_modules(qts);
     /*
      * In bursts of 200 on one device, with a tenth of the traffic to any
@@ -207,12 +288,16 @@ static void test_fuzz(const void *data)
 
         if (g_rand_int_range(r, 0, 10) == 0) {
             focus = &regions[g_rand_int_range(r, 0, G_N_ELEMENTS(regions))];
+        } else if (g_rand_int_range(r, 0, 10) == 0) {
+            kick(qts, r, &kicks[g_rand_int_range(r, 0, G_N_ELEMENTS(kicks))]);
+            continue;
         }
         one_op(qts, r, focus);
     }
     /* Still answering, and a read-only register is still what it was */
     g_assert_cmphex(qtest_readl(qts, INTC_REVISION), ==, 0x50);
     qtest_quit(qts);
+    unlink(card);
 }
 
 int main(int argc, char **argv)
