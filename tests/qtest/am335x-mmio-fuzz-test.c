@@ -15,7 +15,9 @@
  * The same seed gives the same traffic.  AM335X_FUZZ_SEED and
  * AM335X_FUZZ_OPS in the environment choose others, for longer hunts
  * (a build with --enable-asan also catches accesses out of bounds);
- * AM335X_FUZZ_ARGS adds QEMU options (-trace, -d guest_errors, drives).
+ * AM335X_FUZZ_ARGS adds QEMU options (-trace, -d guest_errors, drives);
+ * AM335X_FUZZ_MIGRATIONS (1) is how many times the traffic's VM migrates
+ * to a new QEMU along the way, state in flight and all.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,6 +26,7 @@
 #include "qemu/bswap.h"
 #include "qemu/units.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 
 #define DDR_BASE        0x80000000u
 #define DDR_GARBAGE     (1 * MiB)       /* filled with random words */
@@ -257,6 +260,8 @@ static void test_fuzz(const void *data)
     const FuzzCase *c = data;
     uint64_t seed = env_number("AM335X_FUZZ_SEED", 1);
     uint64_t ops = env_number("AM335X_FUZZ_OPS", 20000);
+    uint64_t migrations = env_number("AM335X_FUZZ_MIGRATIONS", 1);
+    g_autofree char *args = NULL;
     g_autoptr(GRand) r = g_rand_new_with_seed(seed);
     g_autofree char *card = NULL;
     QTestState *qts;
@@ -271,10 +276,11 @@ static void test_fuzz(const void *data)
     g_assert(fd >= 0);
     g_assert(ftruncate(fd, 4 * MiB) == 0);
     close(fd);
-    qts = qtest_initf("-machine %s,timing=%s -no-shutdown -nic none "
-                      "-drive if=sd,index=0,format=raw,file=%s %s",
-                      c->machine, on_off[c->timing], card,
-                      g_getenv("AM335X_FUZZ_ARGS") ?: "");
+    args = g_strdup_printf("-machine %s,timing=%s -no-shutdown -nic none "
+                           "-drive if=sd,index=0,format=raw,file=%s %s",
+                           c->machine, on_off[c->timing], card,
+                           g_getenv("AM335X_FUZZ_ARGS") ?: "");
+    qts = qtest_init(args);
     fill_garbage(qts, r, DDR_BASE, DDR_GARBAGE);
     fill_garbage(qts, r, CPPI_RAM, CPPI_RAM_SIZE);
     enable_modules(qts);
@@ -285,6 +291,11 @@ static void test_fuzz(const void *data)
     for (uint64_t i = 0; i < ops; i++) {
         const Region *focus = &regions[(i / 200 + seed) %
                                        G_N_ELEMENTS(regions)];
+
+        /* Mid-traffic, the state (DMA in flight) must migrate too. */
+        if (migrations && i && i % (ops / (migrations + 1) + 1) == 0) {
+            qts = am335x_migrate(qts, args);
+        }
 
         if (g_rand_int_range(r, 0, 10) == 0) {
             focus = &regions[g_rand_int_range(r, 0, G_N_ELEMENTS(regions))];
