@@ -121,6 +121,16 @@ static const Kick kicks[] = {
     { 0x4830e040, 3, KICK_DESC },
     { 0x4830e028, 1, KICK_ANY },
     { 0x4830e06c, 1, KICK_ANY },
+    /* GPMC (TRM 7.1.5): CS0's NAND command/address/data, prefetch, ECC */
+    { 0x5000007c, 3, KICK_ANY },
+    { 0x500001e0, 8, KICK_ANY },
+    /* ELM (TRM 7.4.4): location config, page control, syndromes */
+    { 0x48080010, 1, KICK_ANY },
+    { 0x48080080, 1, KICK_ANY },
+    { 0x48080400, 128, KICK_ANY },
+    /* MMCHS0 (TRM 18.4): block, argument, command, data, host, clock */
+    { 0x48060204, 4, KICK_ANY },
+    { 0x48060228, 2, KICK_ANY },
     /* EDMA: event set, chained and QDMA events, PaRAM */
     { 0x49001010, 2, KICK_ANY },
     { 0x49001080, 1, KICK_ANY },
