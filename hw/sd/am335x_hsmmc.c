@@ -318,7 +318,8 @@ static void am335x_hsmmc_timing_arm(AM335xHsmmcState *s)
             next = MIN(next, s->ready_at[dir]);
         }
     }
-    if (s->tc_held) {
+    /* A held TC waits for a held CC (am335x_hsmmc_data_timer()). */
+    if (s->tc_held && !s->cc_held) {
         next = MIN(next, s->tc_at);
     }
     if (s->cc_held) {

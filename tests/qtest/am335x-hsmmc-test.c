@@ -805,6 +805,59 @@ static void test_bad_access(void)
 }
 
 /*
+ * A command the card takes while a write waits for its data (CMD13, which
+ * is legal then, or one that is illegal then) does not take the data phase
+ * over: the block that follows still lands where CMD24 said.  QEMU's card
+ * model used to abort here (patches/qemu/0009).
+ */
+static void test_command_during_write(void)
+{
+    const uint32_t addr = 0x2000;
+    QTestState *qts = start();
+    uint16_t rca = card_init(qts);
+    uint32_t stat;
+
+    wr(qts, BLK, (1 << 16) | BLOCK);
+    g_assert_cmphex(cmd(qts, 24, addr, CMD_DP | CMD_RSP_48) & STAT_ERRI,
+                    ==, 0);
+    g_assert_cmphex(rd(qts, STAT) & STAT_BWR, ==, STAT_BWR);
+    wr(qts, STAT, STAT_BWR);
+    /* SEND_STATUS: the card is in its receive-data state (6) */
+    g_assert_cmphex(cmd(qts, 13, (uint32_t)rca << 16, CMD_RSP_48), ==,
+                    STAT_CC);
+    g_assert_cmpuint((rd(qts, RSP10) >> 9) & 0xf, ==, 6);
+    /* READ_SINGLE_BLOCK is illegal in that state: no response */
+    stat = cmd(qts, 17, addr, CMD_RSP_48);
+    g_assert_cmphex(stat & STAT_CTO, ==, STAT_CTO);
+    wr(qts, SYSCTL, rd(qts, SYSCTL) | SYSCTL_SRC);
+    qtest_clock_step(qts, SRST_NS);
+
+    for (uint32_t w = 0; w < BLOCK / 4; w++) {
+        wr(qts, DATA, ~pattern_word(addr + w * 4));
+    }
+    qtest_clock_step(qts, 1000 * US);
+    g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, STAT_TC);
+    wr(qts, STAT, STAT_TC);
+
+    /* Read back: the inverted pattern went to @addr */
+    g_assert_cmphex(cmd(qts, 17, addr, CMD_DP | CMD_RSP_48 | CMD_DDIR_READ) &
+                    STAT_ERRI, ==, 0);
+    for (uint32_t w = 0; w < BLOCK / 4; w++) {
+        g_assert_cmphex(rd(qts, DATA), ==, ~pattern_word(addr + w * 4));
+    }
+    /* Leave the image as make_image() wrote it for the other tests */
+    wr(qts, STAT, ~0u);
+    g_assert_cmphex(cmd(qts, 24, addr, CMD_DP | CMD_RSP_48) & STAT_ERRI,
+                    ==, 0);
+    for (uint32_t w = 0; w < BLOCK / 4; w++) {
+        wr(qts, DATA, pattern_word(addr + w * 4));
+    }
+    qtest_clock_step(qts, 1000 * US);
+    g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, STAT_TC);
+    qtest_quit(qts);
+}
+
+/*
  * timing=on: a 4-bit bus at 96 MHz / 2 and the SD card's figures (1 ms
  * read access, 4 MB/s programming).  Its numbers, from the model's rules:
  * a command with a 48-bit response is 98 bus clocks (48 + N_CR 2 + 48),
@@ -890,6 +943,39 @@ static void test_timing_write(void)
     qtest_quit(qts);
 }
 
+/*
+ * A write's TC, held for the card's busy, waits for the command complete
+ * of a slow CMD13 sent meanwhile; QEMU used to spin at the TC's time.
+ */
+static void test_timing_status_during_busy(void)
+{
+    uint16_t rca;
+    QTestState *qts = start_timed(&rca);
+    uint64_t busy = T_BLOCK_NS + T_PROG_NS;
+    /* CMD13 at 400 kHz: 98 clocks, longer than the busy */
+    uint64_t slow_cmd = 98 * 1000000000ull / 400000;
+
+    g_assert_cmpuint(slow_cmd, >, busy + 1000);
+    wr(qts, BLK, (1 << 16) | BLOCK);
+    /* By the EDMA's path: the model holds TC for a DMA transfer */
+    issue(qts, 24, 0x1000, CMD_DP | CMD_RSP_48 | CMD_DE);
+    qtest_clock_step(qts, T_CMD_NS);
+    wr(qts, STAT, STAT_CC);
+    for (int w = 0; w < BLOCK / 4; w++) {
+        wr(qts, DATA, pattern_word(0x1000 + w * 4));
+    }
+    g_assert_cmphex(rd(qts, STAT) & STAT_TC, ==, 0);
+    wr(qts, SYSCTL, SYSCTL_ICE | SYSCTL_CEN | SYSCTL_CLKD(240));
+    issue(qts, 13, (uint32_t)rca << 16, CMD_RSP_48);
+    qtest_clock_step(qts, busy + 1000);
+    g_assert_cmphex(rd(qts, STAT) & (STAT_CC | STAT_TC), ==, 0);
+    qtest_clock_step(qts, slow_cmd - busy - 1000);
+    g_assert_cmphex(rd(qts, STAT) & (STAT_CC | STAT_TC | STAT_ERRI), ==,
+                    STAT_CC | STAT_TC);
+    g_assert_cmphex(rd(qts, PSTATE) & (PSTATE_CMDI | PSTATE_DATI), ==, 0);
+    qtest_quit(qts);
+}
+
 /* Command complete waits for the command and its response on CMD. */
 static void check_cmd_time(QTestState *qts, int index, uint32_t arg,
                            uint32_t flags, uint64_t ns)
@@ -946,8 +1032,12 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/hsmmc/migration", test_migration);
     qtest_add_func("am335x/hsmmc/emmc", test_emmc);
     qtest_add_func("am335x/hsmmc/bad-access", test_bad_access);
+    qtest_add_func("am335x/hsmmc/command-during-write",
+                   test_command_during_write);
     qtest_add_func("am335x/hsmmc/timing-read", test_timing_read);
     qtest_add_func("am335x/hsmmc/timing-write", test_timing_write);
+    qtest_add_func("am335x/hsmmc/timing-status-during-busy",
+                   test_timing_status_during_busy);
     qtest_add_func("am335x/hsmmc/timing-command", test_timing_command);
 
     ret = g_test_run();
