@@ -1,0 +1,1168 @@
+/*
+ * QTest: the AM335x's data paths against a hostile guest
+ *
+ * am335x-mmio-fuzz-test throws random values at every register; few of
+ * them get a data path going.  Here each scenario first brings a device
+ * up as a driver would, then drives its data path with commands and
+ * descriptors that are mostly right and often wrong in one field:
+ *   cpsw:  frames from a socket netdev into the CPSW's port 1 (runt,
+ *          jumbo, any address), with RX and TX descriptor chains in CPPI
+ *          RAM or DDR whose links loop, leave RAM or land mid-descriptor,
+ *          whose buffers cross the end of DDR or point at registers,
+ *          MAC loopback, teardowns, pacing, resets;
+ *   mmc:   an initialised SD card in MMC0, data commands of any block
+ *          size and count, by PIO or by the EDMA (its MMC0 channels'
+ *          PaRAM sets mostly right), aborts and resets mid-transfer;
+ *   nand:  the EVM's NAND behind the GPMC: reads, programs, erases and
+ *          odd commands at any row and column, the prefetch engine, the
+ *          BCH and the ELM;
+ *   usb:   a usb-storage stick on USB1, addressed and configured, its
+ *          bulk pipes fed by CPPI 4.1 descriptors whose lengths, buffers,
+ *          links and queues go wrong, odd control requests, endpoint
+ *          shapes, channel teardowns, queue manager regions, resets.
+ * QEMU must live through it (libqtest reports its death), with the
+ * timing models off and on, and the VM migrates mid-traffic.
+ *
+ * The same seed gives the same traffic.  AM335X_FUZZ_SEED, _OPS (per
+ * case), _ARGS and _MIGRATIONS as in am335x-mmio-fuzz-test.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "qemu/units.h"
+#include "libqtest.h"
+#include "am335x-qtest.h"
+#include <sys/socket.h>
+
+#define DDR_BASE        0x80000000u
+#define DDR_WORK        (1 * MiB)       /* where descriptors and buffers go */
+#define INTC_REVISION   0x48200000u
+
+typedef struct Fuzz Fuzz;
+
+typedef struct Scenario {
+    const char *name;
+    const char *machine;
+    uint32_t ram_size;
+    const char *devices;        /* more -device (and their backends) */
+    void (*setup)(Fuzz *f);
+    void (*step)(Fuzz *f);
+} Scenario;
+
+typedef struct FuzzCase {
+    const Scenario *scenario;
+    bool timing;
+} FuzzCase;
+
+struct Fuzz {
+    const Scenario *sc;
+    QTestState *qts;
+    GRand *r;
+    int sock[2];        /* cpsw: [0] ours, [1] the netdev's; else -1 */
+    GByteArray *out;    /* cpsw: frames not yet in the socket */
+    char *card;         /* mmc: the SD card image */
+};
+
+static const char *const on_off[] = { "off", "on" };
+
+static uint64_t env_number(const char *name, uint64_t fallback)
+{
+    const char *s = g_getenv(name);
+
+    return s && *s ? g_ascii_strtoull(s, NULL, 0) : fallback;
+}
+
+static uint32_t rnd(Fuzz *f, uint32_t n)
+{
+    return g_rand_int_range(f->r, 0, n);
+}
+
+static bool one_in(Fuzz *f, uint32_t n)
+{
+    return rnd(f, n) == 0;
+}
+
+/*
+ * A DMA address: mostly in the work area, else where no buffer should
+ * be: the last bytes of DDR (a transfer runs off its end), past it, zero,
+ * the device's own registers, the top of the address space.
+ */
+static uint32_t dma_addr(Fuzz *f, uint32_t own)
+{
+    switch (rnd(f, 12)) {
+    case 0:
+        return DDR_BASE + f->sc->ram_size - 1 - rnd(f, 2048);
+    case 1:
+        return DDR_BASE + f->sc->ram_size + rnd(f, 4096);
+    case 2:
+        return rnd(f, 4) ? 0 : rnd(f, 0x40000);
+    case 3:
+        return own + (rnd(f, 0x1000) & ~3u);
+    case 4:
+        return 0xffffffff - rnd(f, 64);
+    default:
+        return DDR_BASE + rnd(f, DDR_WORK);
+    }
+}
+
+/* A count: small, a power of two, one off, or anything */
+static uint32_t count(Fuzz *f, uint32_t max)
+{
+    uint32_t v;
+
+    switch (rnd(f, 6)) {
+    case 0:
+        return 0;
+    case 1:
+        return max;
+    case 2:
+        v = 1u << rnd(f, 17);
+        return (v + rnd(f, 3) - 1) & max;
+    case 3:
+        return rnd(f, 64);
+    default:
+        return g_rand_int(f->r) & max;
+    }
+}
+
+/* ---- CPSW: frames in, descriptor chains out of shape ---- */
+
+#define CPSW            0x4a100000u
+#define SS_STAT_PORT_EN (CPSW + 0x00c)
+#define CPDMA           (CPSW + 0x800)
+#define TX_CONTROL      (CPDMA + 0x04)
+#define TX_TEARDOWN     (CPDMA + 0x08)
+#define RX_CONTROL      (CPDMA + 0x14)
+#define RX_TEARDOWN     (CPDMA + 0x18)
+#define CPDMA_SOFT_RESET (CPDMA + 0x1c)
+#define DMACONTROL      (CPDMA + 0x20)
+#define RX_BUFFER_OFFSET (CPDMA + 0x28)
+#define TX_INTMASK_SET  (CPDMA + 0x88)
+#define RX_INTMASK_SET  (CPDMA + 0xa8)
+#define CPDMA_EOI       (CPDMA + 0x94)
+#define RX_FREEBUFFER(n) (CPDMA + 0xe0 + 4 * (n))
+#define TX_HDP(n)       (CPSW + 0xa00 + 4 * (n))
+#define RX_HDP(n)       (CPSW + 0xa20 + 4 * (n))
+#define TX_CP(n)        (CPSW + 0xa40 + 4 * (n))
+#define RX_CP(n)        (CPSW + 0xa60 + 4 * (n))
+#define ALE_CONTROL     (CPSW + 0xd08)
+#define ALE_TBLCTL      (CPSW + 0xd20)
+#define ALE_TBLW(n)     (CPSW + 0xd3c - 4 * (n))
+#define ALE_PORTCTL(n)  (CPSW + 0xd40 + 4 * (n))
+#define SL_MACCONTROL(n) (CPSW + 0xd84 + 0x40 * ((n) - 1))
+#define SL_RX_MAXLEN(n) (CPSW + 0xd90 + 0x40 * ((n) - 1))
+#define WR_C0_RX_EN     (CPSW + 0x1214)
+#define WR_C0_TX_EN     (CPSW + 0x1218)
+#define WR_INT_CONTROL  (CPSW + 0x120c)
+#define WR_C0_RX_IMAX   (CPSW + 0x1270)
+#define CPPI_RAM        (CPSW + 0x2000)
+#define CPPI_RAM_SIZE   0x2000u
+
+#define DESC_SOP        (1u << 31)
+#define DESC_EOP        (1u << 30)
+#define DESC_OWNER      (1u << 29)
+#define DESC_EOQ        (1u << 28)
+#define DESC_TO_PORT_EN (1u << 20)
+
+/* MACCONTROL: full duplex, loopback, GMII_EN, GIG */
+#define MAC_RUN         ((1u << 0) | (1u << 5) | (1u << 7))
+#define MAC_LOOPBACK    (1u << 1)
+
+/* Where the next descriptor of a chain goes, or a wrong link */
+static uint32_t desc_link(Fuzz *f, uint32_t self, uint32_t next)
+{
+    switch (rnd(f, 16)) {
+    case 0:
+        return self;                            /* a loop */
+    case 1:
+        return CPPI_RAM + rnd(f, CPPI_RAM_SIZE); /* mid-descriptor */
+    case 2:
+        return dma_addr(f, CPSW);
+    case 3:
+        return CPPI_RAM + CPPI_RAM_SIZE - 4 * rnd(f, 4); /* off its end */
+    default:
+        return next;
+    }
+}
+
+/* A chain of 1-6 descriptors for a frame or two; returns its head */
+static uint32_t cpsw_chain(Fuzz *f, bool tx)
+{
+    bool in_ddr = one_in(f, 4);
+    uint32_t n = 1 + rnd(f, 6);
+    uint32_t head = in_ddr ? DDR_BASE + (rnd(f, DDR_WORK - 0x100) & ~15u)
+                           : CPPI_RAM + (rnd(f, CPPI_RAM_SIZE - 16 * n) & ~15u);
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t d = head + 16 * i;
+        uint32_t last = i + 1 == n;
+        uint32_t len = one_in(f, 3) ? count(f, 0xffff) : 64 + rnd(f, 1500);
+        uint32_t off = one_in(f, 4) ? count(f, 0xffff) : 0;
+        uint32_t flags = DESC_OWNER;
+        uint32_t words[4];
+
+        if (tx) {
+            flags |= i == 0 || one_in(f, 8) ? DESC_SOP : 0;
+            flags |= last || one_in(f, 8) ? DESC_EOP : 0;
+            flags |= one_in(f, 4) ? DESC_TO_PORT_EN | (1 + rnd(f, 3)) << 16
+                                  : 0;
+            flags |= one_in(f, 2) ? len * n : count(f, 0x7ff);
+        } else if (one_in(f, 8)) {
+            flags = g_rand_int(f->r);
+        }
+        if (one_in(f, 10)) {
+            flags &= ~DESC_OWNER;
+        }
+        words[0] = cpu_to_le32(last && !one_in(f, 8) ? 0
+                               : desc_link(f, d, d + 16));
+        words[1] = cpu_to_le32(dma_addr(f, CPSW));
+        words[2] = cpu_to_le32(off << 16 | len);
+        words[3] = cpu_to_le32(flags);
+        qtest_memwrite(f->qts, d, words, sizeof(words));
+    }
+    return head;
+}
+
+/*
+ * Sends what it can of the frames queued for the netdev, never blocking:
+ * while the CPSW takes no frames, the netdev stops reading the socket.
+ */
+static void cpsw_flush(Fuzz *f)
+{
+    while (f->out->len) {
+        ssize_t n = send(f->sock[0], f->out->data, f->out->len, MSG_DONTWAIT);
+
+        if (n <= 0) {
+            break;
+        }
+        g_byte_array_remove_range(f->out, 0, n);
+    }
+}
+
+/* One frame into port 1, in the socket netdev's stream framing */
+static void cpsw_inject(Fuzz *f)
+{
+    uint32_t len = one_in(f, 6) ? rnd(f, 16384) : rnd(f, 1600);
+    uint32_t be = cpu_to_be32(len);
+    uint8_t *frame;
+
+    if (f->out->len > 256 * KiB) {
+        return;                 /* the wire is backed up: not this one */
+    }
+    g_byte_array_append(f->out, (uint8_t *)&be, 4);
+    g_byte_array_set_size(f->out, f->out->len + len);
+    frame = f->out->data + f->out->len - len;
+    for (uint32_t i = 0; i < len; i++) {
+        frame[i] = g_rand_int(f->r);
+    }
+    switch (rnd(f, 3)) {
+    case 0:
+        memset(frame, 0xff, MIN(len, 6));       /* broadcast */
+        break;
+    case 1:
+        frame[0] &= len ? ~1 : 0xff;            /* unicast */
+        break;
+    }
+}
+
+/* Takes what the CPSW sent, so that the netdev never stalls */
+static void cpsw_drain(Fuzz *f)
+{
+    static uint8_t buf[65536];
+
+    ssize_t n;
+
+    do {
+        n = recv(f->sock[0], buf, sizeof(buf), MSG_DONTWAIT);
+    } while (n > 0);
+    cpsw_flush(f);
+}
+
+static void cpsw_setup(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+
+    qtest_writel(qts, SS_STAT_PORT_EN, 7);
+    for (int p = 1; p <= 2; p++) {
+        qtest_writel(qts, SL_MACCONTROL(p), MAC_RUN);
+    }
+    qtest_writel(qts, ALE_CONTROL, (1u << 31) | (1u << 4));  /* bypass */
+    for (int p = 0; p < 3; p++) {
+        qtest_writel(qts, ALE_PORTCTL(p), 3);
+    }
+    qtest_writel(qts, TX_INTMASK_SET, 0xff);
+    qtest_writel(qts, RX_INTMASK_SET, 0xffff);
+    qtest_writel(qts, WR_C0_RX_EN, 0xff);
+    qtest_writel(qts, WR_C0_TX_EN, 0xff);
+    qtest_writel(qts, TX_CONTROL, 1);
+    qtest_writel(qts, RX_CONTROL, 1);
+}
+
+static void cpsw_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    uint32_t ch = rnd(f, 8), v;
+
+    cpsw_drain(f);
+    switch (rnd(f, 24)) {
+    case 0 ... 4:
+        cpsw_inject(f);
+        break;
+    case 5 ... 7:
+        qtest_writel(qts, RX_HDP(ch), cpsw_chain(f, false));
+        break;
+    case 8 ... 10:
+        qtest_writel(qts, TX_HDP(ch), cpsw_chain(f, true));
+        break;
+    case 11:
+        /* Acknowledge what completed, or something else */
+        v = qtest_readl(qts, one_in(f, 2) ? RX_CP(ch) : TX_CP(ch));
+        qtest_writel(qts, one_in(f, 2) ? RX_CP(ch) : TX_CP(ch),
+                     one_in(f, 4) ? g_rand_int(f->r) : v);
+        qtest_writel(qts, CPDMA_EOI, rnd(f, 4));
+        break;
+    case 12:
+        qtest_writel(qts, one_in(f, 2) ? RX_TEARDOWN : TX_TEARDOWN,
+                     one_in(f, 4) ? g_rand_int(f->r) : ch);
+        break;
+    case 13:
+        qtest_writel(qts, RX_FREEBUFFER(ch), count(f, 0xffffffff));
+        break;
+    case 14:
+        v = MAC_RUN | (one_in(f, 3) ? MAC_LOOPBACK : 0);
+        qtest_writel(qts, SL_MACCONTROL(1 + rnd(f, 2)),
+                     one_in(f, 4) ? g_rand_int(f->r) : v);
+        break;
+    case 15:
+        qtest_writel(qts, SL_RX_MAXLEN(1 + rnd(f, 2)), count(f, 0x3fff));
+        break;
+    case 16:
+        /* Pacing on or off, at any rate */
+        qtest_writel(qts, WR_INT_CONTROL, one_in(f, 2) ? 0x30000 | rnd(f, 0x800)
+                                                      : 0);
+        qtest_writel(qts, WR_C0_RX_IMAX + 4 * rnd(f, 2), count(f, 0x3f));
+        break;
+    case 17:
+        qtest_writel(qts, one_in(f, 2) ? RX_BUFFER_OFFSET : DMACONTROL,
+                     count(f, 0xffff));
+        break;
+    case 18:
+        /* An ALE entry, of any type, at any index */
+        for (int i = 0; i < 3; i++) {
+            qtest_writel(qts, ALE_TBLW(i), g_rand_int(f->r));
+        }
+        qtest_writel(qts, ALE_TBLCTL, (1u << 31) | rnd(f, 1024));
+        qtest_writel(qts, ALE_CONTROL, (1u << 31) |
+                     (one_in(f, 2) ? 1u << 4 : 0) | (rnd(f, 4) << 29));
+        break;
+    case 19:
+        if (one_in(f, 8)) {
+            qtest_writel(qts, CPDMA_SOFT_RESET, 1);
+            cpsw_setup(f);
+        } else {
+            qtest_writel(qts, one_in(f, 2) ? RX_CONTROL : TX_CONTROL,
+                         rnd(f, 4));
+        }
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, 1000000));
+        break;
+    }
+}
+
+/* ---- MMC0 and the EDMA: data commands of every shape ---- */
+
+#define MMC0            0x48060000u
+#define MMC_SYSCONFIG   (MMC0 + 0x110)
+#define MMC_BLK         (MMC0 + 0x204)
+#define MMC_ARG         (MMC0 + 0x208)
+#define MMC_CMD         (MMC0 + 0x20c)
+#define MMC_RSP10       (MMC0 + 0x210)
+#define MMC_DATA        (MMC0 + 0x220)
+#define MMC_HCTL        (MMC0 + 0x228)
+#define MMC_SYSCTL      (MMC0 + 0x22c)
+#define MMC_STAT        (MMC0 + 0x230)
+#define MMC_IE          (MMC0 + 0x234)
+#define MMC_ISE         (MMC0 + 0x238)
+
+#define CMD_DE          (1u << 0)
+#define CMD_BCE         (1u << 1)
+#define CMD_ACEN        (1u << 2)
+#define CMD_DDIR_READ   (1u << 4)
+#define CMD_MSBS        (1u << 5)
+#define CMD_RSP_136     (1u << 16)
+#define CMD_RSP_48      (2u << 16)
+#define CMD_RSP_48_BUSY (3u << 16)
+#define CMD_DP          (1u << 21)
+#define CMD_INDX(n)     ((uint32_t)(n) << 24)
+
+#define STAT_CC         (1u << 0)
+#define STAT_ERRI       (1u << 15)
+
+#define TPCC            0x49000000u
+#define TPCC_EESR       (TPCC + 0x1030)
+#define TPCC_ESR        (TPCC + 0x1010)
+#define TPCC_IESR       (TPCC + 0x1060)
+#define TPCC_ICR        (TPCC + 0x1070)
+#define TPCC_EMCR       (TPCC + 0x308)
+#define TPCC_CCERRCLR   (TPCC + 0x31c)
+#define PARAM(set)      (TPCC + 0x4000 + 32 * (set))
+#define MMC0_TX_EVENT   24      /* TRM table 11-23: MMCHS0's DMA events */
+#define MMC0_RX_EVENT   25
+
+static uint32_t mmc_cmd(Fuzz *f, int index, uint32_t arg, uint32_t flags)
+{
+    uint32_t stat = 0;
+
+    qtest_writel(f->qts, MMC_ARG, arg);
+    qtest_writel(f->qts, MMC_CMD, CMD_INDX(index) | flags);
+    for (int i = 0; i < 16; i++) {
+        stat = qtest_readl(f->qts, MMC_STAT);
+        if (stat & (STAT_CC | STAT_ERRI)) {
+            break;
+        }
+        qtest_clock_step(f->qts, 100000);
+    }
+    qtest_writel(f->qts, MMC_STAT, stat);
+    return stat;
+}
+
+/* As the driver does: power, 400 kHz, the card to its transfer state */
+static void mmc_setup(Fuzz *f)
+{
+    uint16_t rca;
+
+    qtest_writel(f->qts, MMC_HCTL, 7u << 9);
+    qtest_writel(f->qts, MMC_HCTL, 7u << 9 | 1u << 8);
+    qtest_writel(f->qts, MMC_SYSCTL, 1 | 240 << 6);
+    qtest_writel(f->qts, MMC_SYSCTL, 1 | 4 | 240 << 6);
+    qtest_writel(f->qts, MMC_IE, 0x337f0033);
+    qtest_writel(f->qts, MMC_ISE, 0x337f0033);
+    mmc_cmd(f, 0, 0, 0);
+    mmc_cmd(f, 8, 0x1aa, CMD_RSP_48);
+    for (int i = 0; i < 10; i++) {
+        mmc_cmd(f, 55, 0, CMD_RSP_48);
+        mmc_cmd(f, 41, 0x40ff8000, CMD_RSP_48);
+        if (qtest_readl(f->qts, MMC_RSP10) & (1u << 31)) {
+            break;
+        }
+        qtest_clock_step(f->qts, 1000000);
+    }
+    mmc_cmd(f, 2, 0, CMD_RSP_136);
+    mmc_cmd(f, 3, 0, CMD_RSP_48);
+    rca = qtest_readl(f->qts, MMC_RSP10) >> 16;
+    mmc_cmd(f, 7, (uint32_t)rca << 16, CMD_RSP_48_BUSY);
+    /* 24 MHz, 4 bits, as the driver runs a card */
+    qtest_writel(f->qts, MMC_SYSCTL, 1 | 4 | 4 << 6);
+    qtest_writel(f->qts, TPCC_EESR, 3u << MMC0_TX_EVENT);
+    qtest_writel(f->qts, TPCC_IESR, ~0u);
+}
+
+/* The PaRAM set of an MMC0 event: the driver's, with a field gone wrong */
+static void mmc_param(Fuzz *f, bool rx, uint32_t blen, uint32_t nblk)
+{
+    uint32_t set = rx ? MMC0_RX_EVENT : MMC0_TX_EVENT;
+    uint32_t mem = dma_addr(f, MMC0);
+    uint32_t p[8] = {
+        /* OPT: AB-synchronized, TCINTEN, TCC = the event */
+        (1u << 2) | (1u << 20) | set << 12,
+        rx ? MMC_DATA : mem,
+        MAX(blen / 4, 1) << 16 | 4,
+        rx ? mem : MMC_DATA,
+        rx ? 4 << 16 : 4,                       /* BIDX: the next word */
+        0xffff,                                 /* no link */
+        rx ? blen << 16 : blen,                 /* CIDX: the next block */
+        MAX(nblk, 1),
+    };
+
+    if (one_in(f, 3)) {
+        uint32_t i = rnd(f, 8);
+
+        p[i] = i == 5 ? (rnd(f, 256) * 32) | (count(f, 0xffff) << 16)
+                      : g_rand_int(f->r);
+    }
+    for (int i = 0; i < 8; i++) {
+        qtest_writel(f->qts, PARAM(set) + 4 * i, p[i]);
+    }
+}
+
+static void mmc_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    static const uint8_t data_cmds[] = { 17, 18, 24, 25, 6, 13, 51, 56, 53 };
+    uint32_t blen, nblk, flags, index;
+    bool read;
+
+    switch (rnd(f, 16)) {
+    case 0 ... 5:
+        /* A data command, mostly with a sane block size */
+        blen = one_in(f, 3) ? count(f, 0xfff) : 512;
+        nblk = one_in(f, 2) ? 1 + rnd(f, 16) : count(f, 0xffff);
+        index = one_in(f, 8) ? rnd(f, 64)
+                             : data_cmds[rnd(f, sizeof(data_cmds))];
+        read = index != 24 && index != 25 ? !one_in(f, 8) : one_in(f, 8);
+        flags = CMD_DP | CMD_RSP_48 | (read ? CMD_DDIR_READ : 0) |
+                (nblk > 1 || one_in(f, 4) ? CMD_MSBS | CMD_BCE : 0) |
+                (one_in(f, 4) ? CMD_ACEN : 0) |
+                (one_in(f, 3) ? 0 : CMD_DE);
+        if (flags & CMD_DE) {
+            mmc_param(f, read, blen, nblk);
+        }
+        qtest_writel(qts, MMC_BLK, nblk << 16 | blen);
+        qtest_writel(qts, MMC_ARG, one_in(f, 4) ? g_rand_int(f->r)
+                                                : rnd(f, 8192));
+        qtest_writel(qts, MMC_CMD, CMD_INDX(index) |
+                     (one_in(f, 8) ? g_rand_int(f->r) & 0x3f3b0037 : flags));
+        break;
+    case 6 ... 7:
+        /* PIO: the data port, as far as the buffer lets it */
+        for (uint32_t i = count(f, 0x3ff); i; i--) {
+            if (one_in(f, 2)) {
+                qtest_readl(qts, MMC_DATA);
+            } else {
+                qtest_writel(qts, MMC_DATA, g_rand_int(f->r));
+            }
+        }
+        break;
+    case 8:
+        /* Stop, status, or any command with any response */
+        switch (rnd(f, 3)) {
+        case 0:
+            mmc_cmd(f, 12, 0, CMD_RSP_48_BUSY | (3u << 22));
+            break;
+        case 1:
+            mmc_cmd(f, 13, 0, CMD_RSP_48);
+            break;
+        default:
+            mmc_cmd(f, rnd(f, 64), g_rand_int(f->r), rnd(f, 4) << 16);
+            break;
+        }
+        break;
+    case 9:
+        /* The line resets (SRC, SRD, SRA) or a clock change */
+        qtest_writel(qts, MMC_SYSCTL, 1 | 4 | (rnd(f, 1024) << 6) |
+                     (one_in(f, 2) ? 1u << (24 + rnd(f, 3)) : 0));
+        break;
+    case 10:
+        /* Clear statuses; trigger or clear the MMC0 events by hand */
+        qtest_writel(qts, MMC_STAT, g_rand_int(f->r));
+        qtest_writel(qts, TPCC_ICR, ~0u);
+        qtest_writel(qts, TPCC_EMCR, ~0u);
+        qtest_writel(qts, TPCC_CCERRCLR, ~0u);
+        if (one_in(f, 2)) {
+            qtest_writel(qts, TPCC_ESR, 1u << (MMC0_TX_EVENT + rnd(f, 2)));
+        }
+        break;
+    case 11:
+        if (one_in(f, 16)) {
+            qtest_writel(qts, MMC_SYSCONFIG, 2);       /* SOFTRESET */
+            qtest_clock_step(qts, 100000);
+            mmc_setup(f);
+        } else {
+            qtest_writel(qts, MMC_HCTL, (7u << 9 | 1u << 8 | 2) ^
+                         (one_in(f, 4) ? 1u << rnd(f, 32) : 0));
+        }
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 100000));
+        break;
+    }
+}
+
+/* ---- The EVM's NAND behind the GPMC ---- */
+
+#define GPMC            0x50000000u
+#define GPMC_NAND_CMD   (GPMC + 0x07c)
+#define GPMC_NAND_ADDR  (GPMC + 0x080)
+#define GPMC_NAND_DATA  (GPMC + 0x084)
+#define PREFETCH_CONFIG1 (GPMC + 0x1e0)
+#define PREFETCH_CONFIG2 (GPMC + 0x1e4)
+#define PREFETCH_CONTROL (GPMC + 0x1ec)
+#define PREFETCH_STATUS (GPMC + 0x1f0)
+#define ECC_CONFIG      (GPMC + 0x1f4)
+#define ECC_CONTROL     (GPMC + 0x1f8)
+#define ECC_SIZE_CONFIG (GPMC + 0x1fc)
+#define BCH_RESULT(n, k) (GPMC + 0x240 + 0x10 * (n) + 4 * (k))
+#define CS0_WINDOW      0x08000000u
+#define ELM             0x48080000u
+#define ELM_LOCATION_CONFIG (ELM + 0x020)
+#define ELM_PAGE_CTRL   (ELM + 0x080)
+#define ELM_SYNDROME(n, k) (ELM + 0x400 + 0x40 * (n) + 4 * (k))
+
+/* MT29F2G08ABAEAWP: 2048 + 64-byte pages, 64 a block, 2048 blocks */
+#define NAND_PAGES      (64 * 2048)
+#define NAND_FULL_PAGE  2112
+
+static void nand_cmd(Fuzz *f, uint8_t c)
+{
+    qtest_writeb(f->qts, GPMC_NAND_CMD, c);
+}
+
+/* Column and row cycles; now and then past the page or the chip */
+static void nand_address(Fuzz *f, bool column, bool row)
+{
+    uint32_t col = one_in(f, 4) ? rnd(f, 0x10000) : rnd(f, NAND_FULL_PAGE);
+    uint32_t page = one_in(f, 8) ? g_rand_int(f->r) : rnd(f, NAND_PAGES);
+
+    if (column) {
+        qtest_writeb(f->qts, GPMC_NAND_ADDR, col);
+        qtest_writeb(f->qts, GPMC_NAND_ADDR, col >> 8);
+    }
+    for (int i = 0; row && i < 3; i++) {
+        qtest_writeb(f->qts, GPMC_NAND_ADDR, page >> (8 * i));
+    }
+    /* An extra cycle, or one short, sometimes */
+    if (one_in(f, 16)) {
+        qtest_writeb(f->qts, GPMC_NAND_ADDR, g_rand_int(f->r));
+    }
+}
+
+static void nand_data(Fuzz *f, bool read, uint32_t n)
+{
+    bool window = one_in(f, 2);
+
+    for (uint32_t i = 0; i < n; i += 4) {
+        uint32_t a = window ? CS0_WINDOW + rnd(f, 0x100) * 4 : GPMC_NAND_DATA;
+
+        if (read) {
+            qtest_readl(f->qts, a);
+        } else {
+            qtest_writel(f->qts, a, g_rand_int(f->r));
+        }
+    }
+}
+
+static void nand_setup(Fuzz *f)
+{
+    nand_cmd(f, 0xff);
+    qtest_clock_step(f->qts, 1000000);
+}
+
+static void nand_step(Fuzz *f)
+{
+    static const uint8_t odd_cmds[] = {
+        0x70, 0x90, 0xec, 0xee, 0xef, 0x05, 0xff, 0xe0
+    };
+    QTestState *qts = f->qts;
+    uint32_t n = one_in(f, 4) ? count(f, 0x1fff) : NAND_FULL_PAGE;
+
+    switch (rnd(f, 16)) {
+    case 0 ... 2:
+        nand_cmd(f, 0x00);
+        nand_address(f, true, true);
+        nand_cmd(f, one_in(f, 8) ? g_rand_int(f->r) : 0x30);
+        qtest_clock_step(qts, rnd(f, 100000));
+        nand_data(f, true, n);
+        break;
+    case 3 ... 4:
+        nand_cmd(f, 0x80);
+        nand_address(f, true, true);
+        nand_data(f, false, n);
+        if (one_in(f, 4)) {
+            nand_cmd(f, 0x85);                  /* change write column */
+            nand_address(f, true, false);
+            nand_data(f, false, count(f, 0xfff));
+        }
+        nand_cmd(f, one_in(f, 8) ? g_rand_int(f->r) : 0x10);
+        break;
+    case 5:
+        nand_cmd(f, 0x60);
+        nand_address(f, false, true);
+        nand_cmd(f, one_in(f, 8) ? g_rand_int(f->r) : 0xd0);
+        break;
+    case 6:
+        /* Status, ID, parameter page, features, random data out, reset */
+        nand_cmd(f, odd_cmds[rnd(f, sizeof(odd_cmds))]);
+        nand_address(f, one_in(f, 2), false);
+        nand_data(f, !one_in(f, 4), count(f, 0x3ff));
+        break;
+    case 7:
+        nand_cmd(f, g_rand_int(f->r));
+        break;
+    case 8 ... 9:
+        /* The prefetch/write-posting engine, over any count */
+        qtest_writel(qts, PREFETCH_CONTROL, 0);
+        qtest_writel(qts, PREFETCH_CONFIG2, count(f, 0x3fff));
+        /* CS0 mostly, any threshold, engine on, read or write */
+        qtest_writel(qts, PREFETCH_CONFIG1,
+                     (one_in(f, 8) ? rnd(f, 8) : 0) << 24 |
+                     rnd(f, 0x80) << 8 | (1u << 7) | rnd(f, 2) |
+                     (one_in(f, 4) ? g_rand_int(f->r) & 0x3333000c : 0));
+        qtest_writel(qts, PREFETCH_CONTROL, 1);
+        for (uint32_t i = count(f, 0x7ff); i; i--) {
+            if (one_in(f, 4)) {
+                qtest_readl(qts, PREFETCH_STATUS);
+            } else if (one_in(f, 2)) {
+                qtest_readl(qts, CS0_WINDOW + 4 * rnd(f, 0x100));
+            } else {
+                qtest_writel(qts, CS0_WINDOW, g_rand_int(f->r));
+            }
+        }
+        break;
+    case 10:
+        /* ECC: BCH4/8/16 or Hamming, any sector count and sizes */
+        qtest_writel(qts, ECC_CONTROL, 0x101);
+        qtest_writel(qts, ECC_SIZE_CONFIG, g_rand_int(f->r));
+        qtest_writel(qts, ECC_CONFIG, one_in(f, 4) ? g_rand_int(f->r)
+                     : (1u << 16) | (rnd(f, 3) << 12) | (rnd(f, 16) << 8) |
+                       (rnd(f, 8) << 4) | 1);
+        break;
+    case 11:
+        for (int k = 0; k < 7; k++) {
+            qtest_readl(qts, BCH_RESULT(rnd(f, 8), k));
+        }
+        break;
+    case 12:
+        /* The ELM: syndromes of any level for any of its 8 buffers */
+        qtest_writel(qts, ELM_LOCATION_CONFIG,
+                     count(f, 0x7ff) << 16 | rnd(f, 4));
+        qtest_writel(qts, ELM_PAGE_CTRL, rnd(f, 256));
+        for (int k = 0; k < 7; k++) {
+            qtest_writel(qts, ELM_SYNDROME(rnd(f, 8), k), g_rand_int(f->r));
+        }
+        qtest_writel(qts, ELM_SYNDROME(rnd(f, 8), 6),
+                     g_rand_int(f->r) | (1u << 16));
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, 1000000));
+        break;
+    }
+}
+
+/* ---- MUSB USB1 with a usb-storage stick, CPPI 4.1 DMA ---- */
+
+#define USBSS           0x47400000u
+#define USBSS_SYSCONFIG (USBSS + 0x10)
+#define USBSS_IRQ_STATUS (USBSS + 0x28)
+#define USBSS_IRQ_ENABLE (USBSS + 0x2c)
+#define USB1_WRAP       0x47401800u
+#define W_IRQSTAT0      (USB1_WRAP + 0x30)
+#define W_IRQSTAT1      (USB1_WRAP + 0x34)
+#define W_IRQENABLESET0 (USB1_WRAP + 0x38)
+#define W_IRQENABLESET1 (USB1_WRAP + 0x3c)
+#define W_MODE          (USB1_WRAP + 0xe8)
+#define USB1_CORE       (USB1_WRAP + 0x400)
+#define C_POWER         (USB1_CORE + 0x01)
+#define C_INDEX         (USB1_CORE + 0x0e)
+#define C_TXMAXP        (USB1_CORE + 0x10)
+#define C_CSR           (USB1_CORE + 0x12)      /* CSR0 or TXCSR */
+#define C_RXMAXP        (USB1_CORE + 0x14)
+#define C_RXCSR         (USB1_CORE + 0x16)
+#define C_TXTYPE        (USB1_CORE + 0x1a)
+#define C_RXTYPE        (USB1_CORE + 0x1c)
+#define C_FIFO(n)       (USB1_CORE + 0x20 + 4 * (n))
+#define C_DEVCTL        (USB1_CORE + 0x60)
+#define C_TXFIFOSZ      (USB1_CORE + 0x62)
+#define C_RXFIFOSZ      (USB1_CORE + 0x63)
+#define C_TXFUNCADDR(n) (USB1_CORE + 0x80 + 8 * (n))
+#define C_RXFUNCADDR(n) (USB1_CORE + 0x84 + 8 * (n))
+#define CPPI_CTRL       0x47402000u
+#define CPPI_TDFDQ      (CPPI_CTRL + 0x004)
+#define CPPI_TXGCR(c)   (CPPI_CTRL + 0x800 + 0x20 * (c))
+#define CPPI_RXGCR(c)   (CPPI_CTRL + 0x808 + 0x20 * (c))
+#define CPPI_RXHPCRA(c) (CPPI_CTRL + 0x80c + 0x20 * (c))
+#define CPPI_SCHED      0x47403000u
+#define SCHED_CTRL      (CPPI_SCHED + 0x000)
+#define SCHED_WORD(n)   (CPPI_SCHED + 0x800 + 4 * (n))
+#define CPPI_QMGR       0x47404000u
+#define QMGR_LRAM0_BASE (CPPI_QMGR + 0x080)
+#define QMGR_LRAM_SIZE  (CPPI_QMGR + 0x084)
+#define QMGR_MEMBASE(r) (CPPI_QMGR + 0x1000 + 0x10 * (r))
+#define QMGR_MEMCTRL(r) (CPPI_QMGR + 0x1004 + 0x10 * (r))
+#define QUEUE_D(q)      (CPPI_QMGR + 0x200c + 0x10 * (q))
+#define QUEUES          156
+
+/* USB1's endpoint 1 is DMA channel 15; its queues as Linux sets them */
+#define USB_CH          15
+#define TX_SUBMIT_Q(c)  (32 + 2 * (c))
+#define TX_COMPLETE_Q(c) (110 + (c))
+#define RX_FREE_Q(c)    (1 + (c))
+#define RX_COMPLETE_Q(c) (126 + (c))
+#define USB_DESC(i)     (DDR_BASE + 32 * (i))
+#define USB_DESCS       128
+#define USB_BUF(i)      (DDR_BASE + 0x10000 + 0x1000 * (i))
+
+static void usb_wait_ep0(Fuzz *f)
+{
+    for (int i = 0; i < 64; i++) {
+        if (qtest_readl(f->qts, W_IRQSTAT0) & 1) {
+            qtest_writel(f->qts, W_IRQSTAT0, 1);
+            return;
+        }
+        qtest_clock_step(f->qts, 125000);
+    }
+}
+
+/* A control request with no data stage, as the driver sends one */
+static void usb_control(Fuzz *f, uint8_t addr, const uint8_t setup[8])
+{
+    QTestState *qts = f->qts;
+
+    qtest_writeb(qts, C_INDEX, 0);
+    qtest_writeb(qts, C_TXFUNCADDR(0), addr);
+    for (int i = 0; i < 8; i++) {
+        qtest_writeb(qts, C_FIFO(0), setup[i]);
+    }
+    qtest_writew(qts, C_CSR, 0x0008 | 0x0002);          /* SETUPPKT, TXPKTRDY */
+    usb_wait_ep0(f);
+    qtest_writew(qts, C_CSR, 0x0040 | 0x0020 | 0x0800); /* status IN */
+    usb_wait_ep0(f);
+    qtest_writew(qts, C_CSR, 0);
+}
+
+/* The queue manager: 128 descriptors of 32 bytes at the bottom of DDR */
+static void usb_qm_setup(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+
+    qtest_writel(qts, QMGR_LRAM0_BASE, DDR_BASE + 0x8000);
+    qtest_writel(qts, QMGR_LRAM_SIZE, USB_DESCS);
+    qtest_writel(qts, QMGR_MEMBASE(0), DDR_BASE);
+    qtest_writel(qts, QMGR_MEMCTRL(0), 2);
+    qtest_writel(qts, CPPI_TDFDQ, 31);
+    qtest_writel(qts, SCHED_CTRL, 0x8000003b);
+    qtest_writel(qts, CPPI_RXHPCRA(USB_CH), RX_FREE_Q(USB_CH));
+    qtest_writel(qts, CPPI_RXGCR(USB_CH), 0x81004000 | RX_COMPLETE_Q(USB_CH));
+    qtest_writel(qts, CPPI_TXGCR(USB_CH), 0x80000000);
+}
+
+/* A session, the stick addressed and configured, EP1 on its bulk pipes */
+static void usb_setup(Fuzz *f)
+{
+    static const uint8_t set_address[8] = { 0x00, 5, 1, 0, 0, 0, 0, 0 };
+    static const uint8_t set_config[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+    QTestState *qts = f->qts;
+    uint16_t maxp;
+
+    qtest_writel(qts, USBSS_IRQ_ENABLE, ~0u);
+    qtest_writel(qts, W_IRQENABLESET0, 0xfffeffff);
+    qtest_writel(qts, W_IRQENABLESET1, 0x1f7);
+    qtest_writeb(qts, C_POWER, 0x20);                   /* HSENAB */
+    qtest_writeb(qts, C_DEVCTL, 0x01);                  /* SESSION */
+    qtest_writeb(qts, C_POWER, 0x20 | 0x08);            /* port reset */
+    qtest_writeb(qts, C_POWER, 0x20);
+    maxp = qtest_readb(qts, C_POWER) & 0x10 ? 512 : 64;
+    usb_control(f, 0, set_address);
+    usb_control(f, 1, set_config);
+    qtest_writeb(qts, C_INDEX, 1);
+    qtest_writeb(qts, C_TXFUNCADDR(1), 1);
+    qtest_writeb(qts, C_RXFUNCADDR(1), 1);
+    qtest_writeb(qts, C_TXTYPE, 0x20 | 2);
+    qtest_writeb(qts, C_RXTYPE, 0x20 | 1);
+    qtest_writew(qts, C_TXMAXP, maxp);
+    qtest_writew(qts, C_RXMAXP, maxp);
+    qtest_writeb(qts, C_TXFIFOSZ, 6);
+    qtest_writeb(qts, C_RXFIFOSZ, 6);
+    usb_qm_setup(f);
+}
+
+/* A bulk-only CBW the stick may act on: INQUIRY, READ(10) or WRITE(10) */
+static void usb_cbw(Fuzz *f, uint32_t addr)
+{
+    static const uint8_t ops[] = { 0x12, 0x28, 0x2a, 0x00, 0x25 };
+    uint32_t len = count(f, 0xffff);
+    uint8_t cbw[31] = {
+        'U', 'S', 'B', 'C', 1, 2, 3, 4,
+        len, len >> 8, 0, 0, one_in(f, 2) ? 0x80 : 0, 0, 10,
+    };
+
+    cbw[15] = ops[rnd(f, sizeof(ops))];
+    cbw[19] = rnd(f, 2048) >> 8;
+    cbw[20] = rnd(f, 256);
+    cbw[22] = 0;
+    cbw[23] = MAX(len / 512, 1);
+    if (one_in(f, 8)) {
+        cbw[rnd(f, sizeof(cbw))] = g_rand_int(f->r);
+    }
+    qtest_memwrite(f->qts, addr, cbw, sizeof(cbw));
+}
+
+/*
+ * A host packet descriptor at @i, sometimes with a host buffer descriptor
+ * linked, with a field gone wrong now and then.
+ */
+static uint32_t usb_desc(Fuzz *f, uint32_t i, uint32_t ret_q)
+{
+    uint32_t len = one_in(f, 2) ? 31 : count(f, 0x3fffff);
+    uint32_t buf = one_in(f, 2) ? USB_BUF(rnd(f, 16)) : dma_addr(f, USB1_WRAP);
+    uint32_t next = 0;
+    uint32_t pd[8];
+
+    if (one_in(f, 4)) {
+        next = one_in(f, 2) ? USB_DESC(rnd(f, USB_DESCS + 8))
+                            : dma_addr(f, CPPI_QMGR);
+    }
+    pd[0] = (one_in(f, 8) ? rnd(f, 32) : 16u) << 27 | len;
+    pd[1] = one_in(f, 8) ? g_rand_int(f->r) : 0;
+    pd[2] = (one_in(f, 8) ? g_rand_int(f->r) & 0xfc000000 : 5u << 26) | ret_q;
+    pd[3] = one_in(f, 4) ? count(f, 0x3fffff) : len;
+    pd[4] = buf;
+    pd[5] = next;
+    pd[6] = (one_in(f, 4) ? 0 : 1u << 31) | (len & 0x3fffff);
+    pd[7] = buf;
+    if (one_in(f, 6)) {
+        pd[rnd(f, 8)] = g_rand_int(f->r);
+    }
+    for (int w = 0; w < 8; w++) {
+        qtest_writel(f->qts, USB_DESC(i % USB_DESCS) + 4 * w, pd[w]);
+    }
+    if (buf >= DDR_BASE && buf < DDR_BASE + DDR_WORK && one_in(f, 2)) {
+        usb_cbw(f, buf);
+    }
+    return USB_DESC(i % USB_DESCS) | (one_in(f, 8) ? rnd(f, 32) : 2);
+}
+
+static uint32_t usb_queue(Fuzz *f, uint32_t q)
+{
+    return one_in(f, 8) ? rnd(f, one_in(f, 4) ? 512 : QUEUES) : q;
+}
+
+static void usb_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    uint32_t ch = one_in(f, 6) ? rnd(f, 32) : USB_CH;
+    uint32_t d;
+
+    switch (rnd(f, 20)) {
+    case 0 ... 2:
+        /* A packet to send: the submit queue, its descriptor */
+        d = usb_desc(f, rnd(f, USB_DESCS),
+                     usb_queue(f, TX_COMPLETE_Q(USB_CH)));
+        if (one_in(f, 16)) {
+            d = dma_addr(f, CPPI_QMGR);
+        }
+        qtest_writel(qts, QUEUE_D(usb_queue(f, TX_SUBMIT_Q(ch))), d);
+        break;
+    case 3 ... 5:
+        /* A free buffer to receive into */
+        d = usb_desc(f, rnd(f, USB_DESCS),
+                     usb_queue(f, RX_COMPLETE_Q(USB_CH)));
+        qtest_writel(qts, QUEUE_D(usb_queue(f, RX_FREE_Q(ch))), d);
+        break;
+    case 6 ... 7:
+        /* Completions popped, or any queue */
+        qtest_readl(qts, QUEUE_D(usb_queue(f, one_in(f, 2) ?
+                                           TX_COMPLETE_Q(USB_CH) :
+                                           RX_COMPLETE_Q(USB_CH))));
+        break;
+    case 8 ... 9:
+        /* EP1's CSRs: DMA on, IN tokens, flushes, or anything */
+        qtest_writeb(qts, C_INDEX, one_in(f, 8) ? rnd(f, 16) : 1);
+        if (one_in(f, 2)) {
+            qtest_writew(qts, C_CSR, one_in(f, 4) ? g_rand_int(f->r)
+                                                  : 0x2000 | 0x1000 | 0x0400);
+        } else {
+            qtest_writew(qts, C_RXCSR, one_in(f, 4) ? g_rand_int(f->r)
+                                                    : 0x2000 | 0x0020);
+        }
+        break;
+    case 10:
+        /* A channel enabled, torn down, or written anyhow */
+        switch (rnd(f, 4)) {
+        case 0:
+            qtest_writel(qts, CPPI_TXGCR(ch), 0x80000000 |
+                         (one_in(f, 2) ? 0x40000000 : 0));
+            break;
+        case 1:
+            qtest_writel(qts, CPPI_RXGCR(ch), 0x81004000 |
+                         (one_in(f, 2) ? 0x40000000 : 0) |
+                         usb_queue(f, RX_COMPLETE_Q(USB_CH)));
+            break;
+        case 2:
+            qtest_writel(qts, CPPI_RXHPCRA(ch), g_rand_int(f->r) &
+                         (one_in(f, 2) ? 0x3fff3fff : 0x3f));
+            break;
+        default:
+            qtest_writel(qts, CPPI_CTRL + 0x800 + rnd(f, 0x400) * 4,
+                         g_rand_int(f->r));
+            break;
+        }
+        break;
+    case 11:
+        /* The queue manager's regions, its linking RAM, the scheduler */
+        switch (rnd(f, 4)) {
+        case 0:
+            qtest_writel(qts, QMGR_MEMBASE(rnd(f, 16)),
+                         dma_addr(f, CPPI_QMGR) & ~0x1fu);
+            qtest_writel(qts, QMGR_MEMCTRL(rnd(f, 16)), g_rand_int(f->r) &
+                         (one_in(f, 2) ? 0x3fff0f07 : ~0u));
+            break;
+        case 1:
+            qtest_writel(qts, QMGR_LRAM0_BASE, dma_addr(f, CPPI_QMGR));
+            qtest_writel(qts, QMGR_LRAM_SIZE, count(f, 0x3fff));
+            break;
+        case 2:
+            qtest_writel(qts, SCHED_CTRL, 0x80000000 | rnd(f, 256));
+            qtest_writel(qts, SCHED_WORD(rnd(f, 64)), g_rand_int(f->r));
+            break;
+        default:
+            usb_qm_setup(f);
+            break;
+        }
+        break;
+    case 12:
+        /* EP0: a random request, a stage, or bytes through its FIFO */
+        qtest_writeb(qts, C_INDEX, 0);
+        for (int i = 0; i < 8; i++) {
+            qtest_writeb(qts, C_FIFO(0), g_rand_int(f->r));
+        }
+        if (one_in(f, 2)) {
+            qtest_readb(qts, C_FIFO(0));
+        }
+        qtest_writew(qts, C_CSR, one_in(f, 2) ? 0x000a
+                                              : g_rand_int(f->r) & 0xffff);
+        break;
+    case 13:
+        /* Endpoint shapes: packet sizes, types, FIFO sizes, addresses */
+        qtest_writeb(qts, C_INDEX, rnd(f, 16));
+        qtest_writew(qts, C_TXMAXP, count(f, 0xffff));
+        qtest_writew(qts, C_RXMAXP, count(f, 0xffff));
+        qtest_writeb(qts, C_TXTYPE, g_rand_int(f->r));
+        qtest_writeb(qts, C_RXTYPE, g_rand_int(f->r));
+        qtest_writeb(qts, C_TXFIFOSZ, g_rand_int(f->r));
+        qtest_writeb(qts, C_RXFIFOSZ, g_rand_int(f->r));
+        qtest_writeb(qts, C_TXFUNCADDR(rnd(f, 16)),
+                     rnd(f, 4) ? 1 : rnd(f, 128));
+        qtest_writeb(qts, C_RXFUNCADDR(rnd(f, 16)),
+                     rnd(f, 4) ? 1 : rnd(f, 128));
+        break;
+    case 14:
+        /* Statuses cleared; rarely a port reset, session end, soft reset */
+        qtest_writel(qts, W_IRQSTAT0, g_rand_int(f->r));
+        qtest_writel(qts, W_IRQSTAT1, g_rand_int(f->r));
+        qtest_writel(qts, USBSS_IRQ_STATUS, g_rand_int(f->r));
+        switch (rnd(f, 32)) {
+        case 0:
+            qtest_writeb(qts, C_POWER, 0x20 | 0x08);
+            qtest_writeb(qts, C_POWER, 0x20);
+            break;
+        case 1:
+            qtest_writeb(qts, C_DEVCTL, rnd(f, 2));
+            break;
+        case 2:
+            qtest_writel(qts, W_MODE, g_rand_int(f->r) & 0x1ff);
+            break;
+        case 3:
+            qtest_writel(qts, USBSS_SYSCONFIG, 1);
+            qtest_clock_step(qts, 100000);
+            usb_setup(f);
+            break;
+        }
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 200000));
+        break;
+    }
+}
+
+/* ---- The harness ---- */
+
+static char *fuzz_args(Fuzz *f, bool timing)
+{
+    const char *extra = g_getenv("AM335X_FUZZ_ARGS") ?: "";
+
+    if (f->sock[0] >= 0) {
+        /* A new pair for each QEMU: a migration cuts no frame in two */
+        close(f->sock[0]);
+        close(f->sock[1]);
+        g_byte_array_set_size(f->out, 0);
+    }
+    if (!strcmp(f->sc->name, "cpsw")) {
+        g_assert_cmpint(socketpair(PF_UNIX, SOCK_STREAM, 0, f->sock), ==, 0);
+        return g_strdup_printf("-machine %s,timing=%s -no-shutdown "
+                               "-netdev socket,fd=%d,id=s0 "
+                               "-net nic,netdev=s0 %s", f->sc->machine,
+                               on_off[timing], f->sock[1], extra);
+    }
+    f->sock[0] = f->sock[1] = -1;
+    return g_strdup_printf("-machine %s,timing=%s -no-shutdown -nic none "
+                           "%s%s %s %s", f->sc->machine, on_off[timing],
+                           f->card ? "-drive if=sd,index=0,format=raw,file="
+                                   : "",
+                           f->card ?: "", f->sc->devices ?: "", extra);
+}
+
+/* Every module's clock on (CM_PER/CM_WKUP CLKCTRL MODULEMODE = ENABLE) */
+static void enable_modules(QTestState *qts)
+{
+    for (uint32_t a = 0x44e00014; a < 0x44e00150; a += 4) {
+        qtest_writel(qts, a, 2);
+    }
+    for (uint32_t a = 0x44e00400; a < 0x44e00428; a += 4) {
+        qtest_writel(qts, a, 2);
+    }
+}
+
+static void test_fuzz(const void *data)
+{
+    const FuzzCase *c = data;
+    uint64_t seed = env_number("AM335X_FUZZ_SEED", 1);
+    uint64_t ops = env_number("AM335X_FUZZ_OPS", 5000);
+    uint64_t migrations = env_number("AM335X_FUZZ_MIGRATIONS", 1);
+    g_autoptr(GRand) r = g_rand_new_with_seed(seed);
+    g_autoptr(GByteArray) out = g_byte_array_new();
+    Fuzz f = { .sc = c->scenario, .r = r, .sock = { -1, -1 }, .out = out };
+    g_autofree char *args = NULL;
+
+    if (!strcmp(f.sc->name, "mmc")) {
+        /* A blank 4 MiB card */
+        int fd = g_file_open_tmp("am335x-fuzz-sd-XXXXXX", &f.card, NULL);
+
+        g_assert(fd >= 0);
+        g_assert(ftruncate(fd, 4 * MiB) == 0);
+        close(fd);
+    }
+    args = fuzz_args(&f, c->timing);
+    f.qts = qtest_init(args);
+    enable_modules(f.qts);
+    f.sc->setup(&f);
+    for (uint64_t i = 0; i < ops; i++) {
+        if (migrations && i && i % (ops / (migrations + 1) + 1) == 0) {
+            g_free(args);
+            args = fuzz_args(&f, c->timing);
+            f.qts = am335x_migrate(f.qts, args);
+        }
+        f.sc->step(&f);
+    }
+    g_assert_cmphex(qtest_readl(f.qts, INTC_REVISION), ==, 0x50);
+    qtest_quit(f.qts);
+    if (f.sock[0] >= 0) {
+        close(f.sock[0]);
+        close(f.sock[1]);
+    }
+    if (f.card) {
+        unlink(f.card);
+        g_free(f.card);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const Scenario scenarios[] = {
+        { "cpsw", "beaglebone-black", 512 * MiB, NULL,
+          cpsw_setup, cpsw_step },
+        { "mmc", "beaglebone-black", 512 * MiB, NULL, mmc_setup, mmc_step },
+        { "nand", "am335x-evm", 256 * MiB, NULL, nand_setup, nand_step },
+        /* port=1: on USB1's socket itself, not behind a hub */
+        { "usb", "beaglebone-black", 512 * MiB,
+          "-blockdev null-co,node-name=stick,size=4194304,read-zeroes=on "
+          "-device usb-storage,bus=usb-bus.1,port=1,drive=stick",
+          usb_setup, usb_step },
+    };
+    static FuzzCase cases[G_N_ELEMENTS(scenarios) * 2];
+
+    g_test_init(&argc, &argv, NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *path = NULL;
+
+        cases[i].scenario = &scenarios[i / 2];
+        cases[i].timing = i & 1;
+        path = g_strdup_printf("am335x/dma-fuzz/%s/timing-%s",
+                               cases[i].scenario->name,
+                               on_off[cases[i].timing]);
+        qtest_add_data_func(path, &cases[i], test_fuzz);
+    }
+    return g_test_run();
+}
