@@ -20,6 +20,14 @@
  *          bulk pipes fed by CPPI 4.1 descriptors whose lengths, buffers,
  *          links and queues go wrong, odd control requests, endpoint
  *          shapes, channel teardowns, queue manager regions, resets.
+ *   mcasp: McASP0's transmitter and receiver fed and drained through
+ *          the EDMA's cyclic PaRAM sets: any slot format, TDM, clock
+ *          divider, FIFO level and serializer, buffers anywhere,
+ *          loopback, the CPU at the data port, resets mid-stream;
+ *   lcdc:  the raster DMA: panels tiny to huge, frame buffers anywhere
+ *          (past the end of DDR, ceilings below their bases), palette
+ *          modes, dual buffers, pixel clock dividers the TRM forbids,
+ *          resets mid-frame.
  * QEMU must live through it (libqtest reports its death), with the
  * timing models off and on, and the VM migrates mid-traffic.
  *
@@ -408,6 +416,7 @@ static void cpsw_step(Fuzz *f)
 #define TPCC_ICR        (TPCC + 0x1070)
 #define TPCC_EMCR       (TPCC + 0x308)
 #define TPCC_CCERRCLR   (TPCC + 0x31c)
+#define TPCC_DCHMAP(ch) (TPCC + 0x100 + 4 * (ch))
 #define PARAM(set)      (TPCC + 0x4000 + 32 * (set))
 #define MMC0_TX_EVENT   24      /* TRM table 11-23: MMCHS0's DMA events */
 #define MMC0_RX_EVENT   25
@@ -456,6 +465,9 @@ static void mmc_setup(Fuzz *f)
     mmc_cmd(f, 7, (uint32_t)rca << 16, CMD_RSP_48_BUSY);
     /* 24 MHz, 4 bits, as the driver runs a card */
     qtest_writel(f->qts, MMC_SYSCTL, 1 | 4 | 4 << 6);
+    /* As the driver maps them: channel n on PaRAM set n */
+    qtest_writel(f->qts, TPCC_DCHMAP(MMC0_TX_EVENT), MMC0_TX_EVENT << 5);
+    qtest_writel(f->qts, TPCC_DCHMAP(MMC0_RX_EVENT), MMC0_RX_EVENT << 5);
     qtest_writel(f->qts, TPCC_EESR, 3u << MMC0_TX_EVENT);
     qtest_writel(f->qts, TPCC_IESR, ~0u);
 }
@@ -1057,6 +1069,305 @@ static void usb_step(Fuzz *f)
     }
 }
 
+/* ---- McASP0 fed and drained by the EDMA ---- */
+
+#define MCASP0          0x48038000u
+#define MCASP_GBLCTL    (MCASP0 + 0x44)
+#define MCASP_DLBCTL    (MCASP0 + 0x4c)
+#define MCASP_SIDE(rx)  (MCASP0 + ((rx) ? 0x60 : 0xa0))  /* [RX]GBLCTL */
+#define SIDE_MASK       0x04
+#define SIDE_FMT        0x08
+#define SIDE_AFSCTL     0x0c
+#define SIDE_ACLKCTL    0x10
+#define SIDE_AHCLKCTL   0x14
+#define SIDE_TDM        0x18
+#define SIDE_INTCTL     0x1c
+#define SIDE_STAT       0x20
+#define SIDE_EVTCTL     0x2c
+#define MCASP_SRCTL(n)  (MCASP0 + 0x180 + 4 * (n))
+#define MCASP_XBUF(n)   (MCASP0 + 0x200 + 4 * (n))
+#define MCASP_RBUF(n)   (MCASP0 + 0x280 + 4 * (n))
+#define MCASP_FIFOCTL(rx) (MCASP0 + ((rx) ? 0x1008 : 0x1000))
+#define MCASP_FIFOSTS(rx) (MCASP0 + ((rx) ? 0x100c : 0x1004))
+#define MCASP0_DATA     0x46000000u
+#define MCASP0_TX_EVENT 8       /* TRM table 11-23: McASP0's DMA events */
+#define MCASP0_RX_EVENT 9
+#define TPCC_SECR       (TPCC + 0x1040)
+
+/* One side as davinci-mcasp sets I2S up, with a field gone wrong */
+static void mcasp_format(Fuzz *f, bool rx)
+{
+    uint32_t side = MCASP_SIDE(rx);
+    uint32_t r[] = {
+        /* MASK, FMT (MSB first, 16-bit slots, data port), AFSCTL */
+        0xffff, (1u << 15) | (7u << 4) | 4, (2u << 7) | (1u << 4) | 2,
+        /* ACLKCTL (internal, /16), AHCLKCTL, TDM, INTCTL */
+        (1u << 5) | 15, 0, 3, 0xff,
+    };
+    uint32_t i;
+
+    if (one_in(f, 2)) {
+        i = rnd(f, G_N_ELEMENTS(r));
+        /* Slot sizes, TDM slots, dividers: the small and the extreme */
+        r[i] = one_in(f, 2) ? g_rand_int(f->r) : count(f, 0xffff);
+    }
+    for (i = 0; i < G_N_ELEMENTS(r); i++) {
+        qtest_writel(f->qts, side + SIDE_MASK + 4 * i, r[i]);
+    }
+    qtest_writel(f->qts, side + SIDE_EVTCTL, one_in(f, 8));
+}
+
+/*
+ * The PaRAM set of a McASP0 event, as the cyclic DMA of the ALSA driver
+ * makes it: A-synchronized words between a DDR ring and the data port,
+ * linked to a copy of itself in set 64 + the event; a field gone wrong.
+ */
+static void mcasp_param(Fuzz *f, bool rx)
+{
+    uint32_t ev = rx ? MCASP0_RX_EVENT : MCASP0_TX_EVENT;
+    uint32_t mem = dma_addr(f, MCASP0);
+    uint32_t words = one_in(f, 4) ? count(f, 0xffff) : 1 + rnd(f, 64);
+    uint32_t periods = one_in(f, 4) ? count(f, 0xffff) : 1 + rnd(f, 4);
+    uint32_t port = one_in(f, 8) ? (rx ? MCASP_RBUF(0) : MCASP_XBUF(0))
+                                 : MCASP0_DATA;
+    uint32_t link = PARAM(64 + ev) & 0xffff;
+    uint32_t p[8] = {
+        (1u << 20) | ev << 12,                  /* TCINTEN, TCC */
+        rx ? port : mem,
+        words << 16 | 4,
+        rx ? mem : port,
+        rx ? 4u << 16 : 4,
+        link | (words << 16),                   /* BCNTRLD */
+        0,
+        periods,
+    };
+
+    if (one_in(f, 3)) {
+        uint32_t i = rnd(f, 8);
+
+        p[i] = i == 5 ? (rnd(f, 256) * 32) | (count(f, 0xffff) << 16)
+                      : g_rand_int(f->r);
+    }
+    for (int i = 0; i < 8; i++) {
+        qtest_writel(f->qts, PARAM(ev) + 4 * i, p[i]);
+        qtest_writel(f->qts, PARAM(64 + ev) + 4 * i, p[i]);
+    }
+}
+
+/* Out of reset, the TX and RX clocks, serializers and frame syncs going */
+static void mcasp_start(Fuzz *f, bool rx)
+{
+    static const uint32_t steps[] = {
+        1u << 1, 1u << 0, 1u << 2, 1u << 3, 1u << 4,    /* HCLK .. FSRST */
+    };
+    uint32_t v = 0;
+    uint32_t n = one_in(f, 4) ? rnd(f, 6) : 5;
+
+    for (uint32_t i = 0; i < n; i++) {
+        v |= steps[i] << (rx ? 0 : 8);           /* RGBLCTL, XGBLCTL */
+        if (i == 3) {
+            /* Before the state machine starts, the data is there */
+            qtest_writel(f->qts, MCASP_SIDE(rx) + SIDE_STAT, ~0u);
+        }
+        qtest_writel(f->qts, MCASP_SIDE(rx), v);
+    }
+}
+
+static void mcasp_setup(Fuzz *f)
+{
+    mcasp_format(f, false);
+    mcasp_format(f, true);
+    qtest_writel(f->qts, MCASP_SRCTL(0), 1);    /* AXR0 transmits */
+    qtest_writel(f->qts, MCASP_SRCTL(1), 2);    /* AXR1 receives */
+    qtest_writel(f->qts, TPCC_DCHMAP(MCASP0_TX_EVENT), MCASP0_TX_EVENT << 5);
+    qtest_writel(f->qts, TPCC_DCHMAP(MCASP0_RX_EVENT), MCASP0_RX_EVENT << 5);
+    qtest_writel(f->qts, TPCC_EESR, 3u << MCASP0_TX_EVENT);
+    qtest_writel(f->qts, TPCC_IESR, ~0u);
+    mcasp_param(f, false);
+    mcasp_param(f, true);
+}
+
+static void mcasp_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    bool rx = one_in(f, 2);
+
+    switch (rnd(f, 16)) {
+    case 0:
+        mcasp_format(f, rx);
+        break;
+    case 1:
+        /* Serializers: any mode, any of the 16 the register map has */
+        qtest_writel(qts, MCASP_SRCTL(rnd(f, 16)),
+                     one_in(f, 4) ? g_rand_int(f->r) : rnd(f, 3));
+        break;
+    case 2:
+        /* The FIFOs: any event size, on and off */
+        qtest_writel(qts, MCASP_FIFOCTL(rx), count(f, 0xffff));
+        qtest_writel(qts, MCASP_FIFOCTL(rx),
+                     (one_in(f, 4) ? g_rand_int(f->r) : count(f, 0xffff)) |
+                     (one_in(f, 4) ? 0 : 1u << 16));
+        break;
+    case 3 ... 4:
+        mcasp_start(f, rx);
+        break;
+    case 5 ... 6:
+        mcasp_param(f, rx);
+        if (one_in(f, 4)) {
+            qtest_writel(qts, TPCC_ESR, 1u << (MCASP0_TX_EVENT + rx));
+        }
+        break;
+    case 7:
+        /* The CPU at the data port or the buffers */
+        for (uint32_t i = count(f, 0x7f); i; i--) {
+            uint32_t a = one_in(f, 4) ? MCASP0 + 0x200 + 4 * rnd(f, 64)
+                                      : MCASP0_DATA + 4 * rnd(f, 0x400);
+
+            if (one_in(f, 2)) {
+                qtest_readl(qts, a);
+            } else {
+                qtest_writel(qts, a, g_rand_int(f->r));
+            }
+        }
+        qtest_readl(qts, MCASP_FIFOSTS(rx));
+        break;
+    case 8:
+        /* Statuses cleared; loopback; the whole McASP in or out of reset */
+        qtest_writel(qts, MCASP_SIDE(rx) + SIDE_STAT, g_rand_int(f->r));
+        qtest_writel(qts, TPCC_ICR, ~0u);
+        qtest_writel(qts, TPCC_EMCR, ~0u);
+        qtest_writel(qts, TPCC_SECR, ~0u);
+        qtest_writel(qts, TPCC_CCERRCLR, ~0u);
+        if (one_in(f, 2)) {
+            qtest_writel(qts, MCASP_DLBCTL, rnd(f, 16));
+        }
+        if (one_in(f, 4)) {
+            qtest_writel(qts, MCASP_GBLCTL,
+                         one_in(f, 2) ? 0 : g_rand_int(f->r));
+        }
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 100000));
+        break;
+    }
+}
+
+/* ---- The LCDC's raster DMA ---- */
+
+#define LCDC            0x4830e000u
+#define LCDC_CTRL       (LCDC + 0x04)
+#define LCDC_RASTER_CTRL (LCDC + 0x28)
+#define LCDC_TIMING(n)  (LCDC + 0x2c + 4 * (n))
+#define LCDC_DMA_CTRL   (LCDC + 0x40)
+#define LCDC_FB_BASE(n) (LCDC + 0x44 + 8 * (n))
+#define LCDC_FB_CEILING(n) (LCDC + 0x48 + 8 * (n))
+#define LCDC_IRQSTATUS  (LCDC + 0x5c)
+#define LCDC_IRQENABLE_SET (LCDC + 0x60)
+#define LCDC_CLKC_ENABLE (LCDC + 0x6c)
+#define LCDC_CLKC_RESET (LCDC + 0x70)
+#define CLKSEL_LCDC_PIXEL_CLK 0x44e00534u
+
+/*
+ * A panel's timings as tilcdc encodes them, mostly a small one (so that
+ * frames come often), sometimes the largest the fields hold, sometimes
+ * anything.
+ */
+static uint32_t lcdc_field(Fuzz *f, uint32_t max)
+{
+    return one_in(f, 4) ? rnd(f, max + 1) : rnd(f, 4);
+}
+
+static void lcdc_panel(Fuzz *f)
+{
+    uint32_t ppl = lcdc_field(f, 0x7ff);
+    uint32_t lpp = lcdc_field(f, 0x7ff);
+    uint32_t t[3] = {
+        (ppl & 0x3f) << 4 | (ppl >> 6 & 1) << 3 | lcdc_field(f, 63) << 10 |
+            lcdc_field(f, 255) << 16 | lcdc_field(f, 255) << 24,
+        (lpp & 0x3ff) | lcdc_field(f, 63) << 10 | lcdc_field(f, 255) << 16 |
+            lcdc_field(f, 255) << 24,
+        (lpp >> 10 & 1) << 26 | (ppl >> 7 & 0xf) << 27 |
+            (one_in(f, 4) ? g_rand_int(f->r) & 0x03f0ff00 : 0),
+    };
+
+    if (one_in(f, 8)) {
+        t[rnd(f, 3)] = g_rand_int(f->r);
+    }
+    for (int i = 0; i < 3; i++) {
+        qtest_writel(f->qts, LCDC_TIMING(i), t[i]);
+    }
+    /* CLKDIV 0 and 1 are not allowed in raster mode: a guest may try */
+    qtest_writel(f->qts, LCDC_CTRL, lcdc_field(f, 255) << 8 | 1);
+}
+
+static void lcdc_setup(Fuzz *f)
+{
+    qtest_writel(f->qts, CLKSEL_LCDC_PIXEL_CLK, 2);
+    qtest_writel(f->qts, LCDC_CLKC_ENABLE, 7);
+    qtest_writel(f->qts, LCDC_IRQENABLE_SET, 0x3ff);
+    lcdc_panel(f);
+}
+
+static void lcdc_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    uint32_t fb = rnd(f, 2);
+    uint32_t base, size;
+    uint8_t junk[64];
+
+    switch (rnd(f, 12)) {
+    case 0:
+        lcdc_panel(f);
+        break;
+    case 1 ... 2:
+        /* A frame buffer anywhere, its ceiling mostly after its base */
+        base = dma_addr(f, LCDC);
+        size = one_in(f, 4) ? g_rand_int(f->r) : count(f, 0xfffff);
+        qtest_writel(qts, LCDC_FB_BASE(fb), base);
+        qtest_writel(qts, LCDC_FB_CEILING(fb),
+                     one_in(f, 8) ? base - size : base + size);
+        break;
+    case 3:
+        /* DMA: single or dual frame buffers, any burst and threshold */
+        qtest_writel(qts, LCDC_DMA_CTRL,
+                     one_in(f, 4) ? g_rand_int(f->r) : rnd(f, 2) |
+                     rnd(f, 8) << 4 | rnd(f, 8) << 8);
+        break;
+    case 4 ... 5:
+        /* The raster on or off: TFT, palette modes, 24-bit, any bits */
+        qtest_writel(qts, LCDC_RASTER_CTRL, one_in(f, 4) ? g_rand_int(f->r)
+                     : (1u << 7) | rnd(f, 3) << 20 | rnd(f, 4) << 25 |
+                       rnd(f, 2));
+        break;
+    case 6:
+        /* Palettes and pixels: whatever is in the work area */
+        for (size_t i = 0; i < sizeof(junk); i++) {
+            junk[i] = g_rand_int(f->r);
+        }
+        qtest_memwrite(qts, DDR_BASE + (rnd(f, DDR_WORK) & ~63u), junk,
+                       sizeof(junk));
+        break;
+    case 7:
+        qtest_writel(qts, LCDC_IRQSTATUS, g_rand_int(f->r));
+        qtest_writel(qts, LCDC_IRQENABLE_SET, g_rand_int(f->r));
+        if (one_in(f, 4)) {
+            /* Resets of the core, DMA or LIDD/raster, mostly let go */
+            qtest_writel(qts, LCDC_CLKC_RESET, rnd(f, 16));
+            if (!one_in(f, 4)) {
+                qtest_writel(qts, LCDC_CLKC_RESET, 0);
+            }
+            qtest_writel(qts, LCDC_CLKC_ENABLE, one_in(f, 4) ? rnd(f, 8) : 7);
+        }
+        if (one_in(f, 8)) {
+            qtest_writel(qts, CLKSEL_LCDC_PIXEL_CLK, rnd(f, 4));
+        }
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 20000000 : 200000));
+        break;
+    }
+}
+
 /* ---- The harness ---- */
 
 static char *fuzz_args(Fuzz *f, bool timing)
@@ -1150,6 +1461,10 @@ int main(int argc, char **argv)
           "-blockdev null-co,node-name=stick,size=4194304,read-zeroes=on "
           "-device usb-storage,bus=usb-bus.1,port=1,drive=stick",
           usb_setup, usb_step },
+        { "mcasp", "beaglebone-black", 512 * MiB, NULL,
+          mcasp_setup, mcasp_step },
+        { "lcdc", "beaglebone-black", 512 * MiB, NULL,
+          lcdc_setup, lcdc_step },
     };
     static FuzzCase cases[G_N_ELEMENTS(scenarios) * 2];
 
