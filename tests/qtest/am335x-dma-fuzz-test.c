@@ -28,6 +28,9 @@
  *          (past the end of DDR, ceilings below their bases), palette
  *          modes, dual buffers, pixel clock dividers the TRM forbids,
  *          resets mid-frame.
+ *   tscadc: the ADC's sequencer filling its FIFOs and the EDMA draining
+ *          them: any step, delay, divider, FIFO and DMA request level,
+ *          PaRAM sets gone wrong, the CPU reading the FIFOs too.
  * QEMU must live through it (libqtest reports its death), with the
  * timing models off and on, and the VM migrates mid-traffic.
  *
@@ -1368,6 +1371,162 @@ static void lcdc_step(Fuzz *f)
     }
 }
 
+/* ---- The TSC_ADC's FIFOs drained by the EDMA ---- */
+
+#define TSCADC          0x44e0d000u
+#define ADC_IRQSTATUS   (TSCADC + 0x28)
+#define ADC_IRQENABLE_SET (TSCADC + 0x2c)
+#define ADC_DMAENABLE_SET (TSCADC + 0x38)
+#define ADC_DMAENABLE_CLR (TSCADC + 0x3c)
+#define ADC_CTRL        (TSCADC + 0x40)
+#define ADC_RANGE       (TSCADC + 0x48)
+#define ADC_CLKDIV      (TSCADC + 0x4c)
+#define ADC_STEPENABLE  (TSCADC + 0x54)
+#define ADC_STEPCONFIG(n) (TSCADC + 0x64 + 8 * ((n) - 1))
+#define ADC_STEPDELAY(n) (TSCADC + 0x68 + 8 * ((n) - 1))
+#define ADC_FIFOTHRESHOLD(n) (TSCADC + 0xe8 + 12 * (n))
+#define ADC_DMAREQ(n)   (TSCADC + 0xec + 12 * (n))
+#define ADC_FIFODATA(n) (TSCADC + 0x100 * ((n) + 1))
+#define ADC_FIFO0_EVENT 53      /* am33xx.dtsi: the tscadc's dmas */
+#define ADC_FIFO1_EVENT 57
+#define TPCC_EESRH      (TPCC + 0x1034)
+#define TPCC_ESRH       (TPCC + 0x1014)
+#define TPCC_IESRH      (TPCC + 0x1064)
+
+static uint32_t adc_event(uint32_t fifo)
+{
+    return fifo ? ADC_FIFO1_EVENT : ADC_FIFO0_EVENT;
+}
+
+/* A step: a software-started input to a FIFO, mostly sane */
+static void adc_step_config(Fuzz *f, uint32_t n)
+{
+    qtest_writel(f->qts, ADC_STEPCONFIG(n), one_in(f, 4) ? g_rand_int(f->r)
+                 : rnd(f, 2) | rnd(f, 5) << 2 | rnd(f, 9) << 19 |
+                   rnd(f, 2) << 26 | (one_in(f, 4) ? 1u << 27 : 0));
+    qtest_writel(f->qts, ADC_STEPDELAY(n), one_in(f, 8) ? g_rand_int(f->r)
+                 : rnd(f, 256) | rnd(f, 4) << 24);
+}
+
+/*
+ * The PaRAM set of a FIFO's event, as the ADC driver's cyclic DMA makes
+ * it: a burst of words from the FIFO's window into a DDR ring, linked to
+ * a copy of itself; a field gone wrong.
+ */
+static void adc_param(Fuzz *f, uint32_t fifo)
+{
+    uint32_t ev = adc_event(fifo);
+    uint32_t words = one_in(f, 4) ? count(f, 0xffff) : 1 + rnd(f, 64);
+    uint32_t p[8] = {
+        (1u << 2) | (1u << 20) | ev << 12,      /* AB-sync, TCINTEN, TCC */
+        one_in(f, 8) ? dma_addr(f, TSCADC) : ADC_FIFODATA(fifo),
+        words << 16 | 4,
+        dma_addr(f, TSCADC),
+        4u << 16 | (one_in(f, 4) ? 4 : 0),      /* the FIFO's window */
+        (PARAM(64 + ev) & 0xffff) | (words << 16),
+        4 * words << 16,
+        one_in(f, 4) ? count(f, 0xffff) : 1 + rnd(f, 8),
+    };
+
+    if (one_in(f, 3)) {
+        uint32_t i = rnd(f, 8);
+
+        /*
+         * Any ACNT, but at most 255 arrays: 4 GiB read from registers
+         * would be a minute of host time (the TC does move it, in steps)
+         */
+        p[i] = i == 5 ? (rnd(f, 256) * 32) | (count(f, 0xffff) << 16)
+             : i == 2 ? count(f, 0xff) << 16 | count(f, 0xffff)
+                      : g_rand_int(f->r);
+    }
+    for (int i = 0; i < 8; i++) {
+        qtest_writel(f->qts, PARAM(ev) + 4 * i, p[i]);
+        qtest_writel(f->qts, PARAM(64 + ev) + 4 * i, p[i]);
+    }
+}
+
+static void adc_setup(Fuzz *f)
+{
+    /* STEPCONFIG writable, step ID tags, the subsystem off for now */
+    qtest_writel(f->qts, ADC_CTRL, 0x6);
+    for (uint32_t n = 1; n <= 16; n++) {
+        adc_step_config(f, n);
+    }
+    qtest_writel(f->qts, ADC_IRQENABLE_SET, 0x7ff);
+    for (uint32_t fifo = 0; fifo < 2; fifo++) {
+        qtest_writel(f->qts, TPCC_DCHMAP(adc_event(fifo)),
+                     adc_event(fifo) << 5);
+        qtest_writel(f->qts, ADC_FIFOTHRESHOLD(fifo), 31);
+        qtest_writel(f->qts, ADC_DMAREQ(fifo), 15);
+        adc_param(f, fifo);
+    }
+    qtest_writel(f->qts, TPCC_EESRH, 1u << (ADC_FIFO0_EVENT - 32) |
+                 1u << (ADC_FIFO1_EVENT - 32));
+    qtest_writel(f->qts, TPCC_IESRH, ~0u);
+    qtest_writel(f->qts, ADC_DMAENABLE_SET, 3);
+    qtest_writel(f->qts, ADC_STEPENABLE, 0x1fffe);
+    qtest_writel(f->qts, ADC_CTRL, 0x7);
+}
+
+static void adc_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    uint32_t fifo = rnd(f, 2);
+
+    switch (rnd(f, 14)) {
+    case 0 ... 1:
+        /* Steps rewritten (CTRL.StepConfig_WriteProtect_n mostly set) */
+        if (one_in(f, 8)) {
+            qtest_writel(qts, ADC_CTRL, 0x3);
+        }
+        adc_step_config(f, 1 + rnd(f, 16));
+        break;
+    case 2:
+        qtest_writel(qts, ADC_STEPENABLE, one_in(f, 4) ? g_rand_int(f->r)
+                                                       : rnd(f, 0x20000));
+        break;
+    case 3:
+        /* Enabled or not, tags, power-down, or anything */
+        qtest_writel(qts, ADC_CTRL, one_in(f, 4) ? g_rand_int(f->r)
+                                                 : 0x6 | rnd(f, 2));
+        if (one_in(f, 4)) {
+            qtest_writel(qts, ADC_CLKDIV, count(f, 0xffff));
+        }
+        break;
+    case 4:
+        /* FIFO and DMA request levels: any, above 63 too */
+        qtest_writel(qts, ADC_FIFOTHRESHOLD(fifo), count(f, 0xff));
+        qtest_writel(qts, ADC_DMAREQ(fifo), count(f, 0xff));
+        qtest_writel(qts, ADC_RANGE, g_rand_int(f->r));
+        break;
+    case 5:
+        qtest_writel(qts, one_in(f, 3) ? ADC_DMAENABLE_CLR : ADC_DMAENABLE_SET,
+                     rnd(f, 4));
+        break;
+    case 6 ... 7:
+        adc_param(f, fifo);
+        if (one_in(f, 4)) {
+            qtest_writel(qts, TPCC_ESRH, 1u << (adc_event(fifo) - 32));
+        }
+        break;
+    case 8:
+        /* The CPU reading the FIFOs, anywhere in their windows */
+        for (uint32_t i = count(f, 0x7f); i; i--) {
+            qtest_readl(qts, ADC_FIFODATA(fifo) + 4 * rnd(f, 64));
+        }
+        break;
+    case 9:
+        qtest_writel(qts, ADC_IRQSTATUS, g_rand_int(f->r));
+        qtest_writel(qts, TPCC_ICR, ~0u);
+        qtest_writel(qts, TPCC_EMCR, ~0u);
+        qtest_writel(qts, TPCC_CCERRCLR, ~0u);
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 100000));
+        break;
+    }
+}
+
 /* ---- The harness ---- */
 
 static char *fuzz_args(Fuzz *f, bool timing)
@@ -1465,6 +1624,8 @@ int main(int argc, char **argv)
           mcasp_setup, mcasp_step },
         { "lcdc", "beaglebone-black", 512 * MiB, NULL,
           lcdc_setup, lcdc_step },
+        { "tscadc", "beaglebone-black", 512 * MiB, NULL,
+          adc_setup, adc_step },
     };
     static FuzzCase cases[G_N_ELEMENTS(scenarios) * 2];
 
