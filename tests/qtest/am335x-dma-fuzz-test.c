@@ -78,13 +78,6 @@ struct Fuzz {
 
 static const char *const on_off[] = { "off", "on" };
 
-static uint64_t env_number(const char *name, uint64_t fallback)
-{
-    const char *s = g_getenv(name);
-
-    return s && *s ? g_ascii_strtoull(s, NULL, 0) : fallback;
-}
-
 static uint32_t rnd(Fuzz *f, uint32_t n)
 {
     return g_rand_int_range(f->r, 0, n);
@@ -1554,23 +1547,12 @@ static char *fuzz_args(Fuzz *f, bool timing)
                            f->card ?: "", f->sc->devices ?: "", extra);
 }
 
-/* Every module's clock on (CM_PER/CM_WKUP CLKCTRL MODULEMODE = ENABLE) */
-static void enable_modules(QTestState *qts)
-{
-    for (uint32_t a = 0x44e00014; a < 0x44e00150; a += 4) {
-        qtest_writel(qts, a, 2);
-    }
-    for (uint32_t a = 0x44e00400; a < 0x44e00428; a += 4) {
-        qtest_writel(qts, a, 2);
-    }
-}
-
 static void test_fuzz(const void *data)
 {
     const FuzzCase *c = data;
-    uint64_t seed = env_number("AM335X_FUZZ_SEED", 1);
-    uint64_t ops = env_number("AM335X_FUZZ_OPS", 5000);
-    uint64_t migrations = env_number("AM335X_FUZZ_MIGRATIONS", 1);
+    uint64_t seed = am335x_env_number("AM335X_FUZZ_SEED", 1);
+    uint64_t ops = am335x_env_number("AM335X_FUZZ_OPS", 5000);
+    uint64_t migrations = am335x_env_number("AM335X_FUZZ_MIGRATIONS", 1);
     g_autoptr(GRand) r = g_rand_new_with_seed(seed);
     g_autoptr(GByteArray) out = g_byte_array_new();
     Fuzz f = { .sc = c->scenario, .r = r, .sock = { -1, -1 }, .out = out };
@@ -1586,7 +1568,7 @@ static void test_fuzz(const void *data)
     }
     args = fuzz_args(&f, c->timing);
     f.qts = qtest_init(args);
-    enable_modules(f.qts);
+    am335x_enable_modules(f.qts);
     f.sc->setup(&f);
     for (uint64_t i = 0; i < ops; i++) {
         if (migrations && i && i % (ops / (migrations + 1) + 1) == 0) {

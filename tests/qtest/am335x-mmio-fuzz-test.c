@@ -144,13 +144,6 @@ typedef struct FuzzCase {
     bool timing;
 } FuzzCase;
 
-static uint64_t env_number(const char *name, uint64_t fallback)
-{
-    const char *s = g_getenv(name);
-
-    return s && *s ? g_ascii_strtoull(s, NULL, 0) : fallback;
-}
-
 /* A value a driver might write, or one no driver would */
 static uint32_t random_value(GRand *r, const Region *reg)
 {
@@ -250,27 +243,12 @@ static void one_op(QTestState *qts, GRand *r, const Region *reg)
     }
 }
 
-/*
- * What a booted kernel does first: every module's clock on (MODULEMODE
- * ENABLE in each CM_PER and CM_WKUP CLKCTRL; TRM 8.1.12.1), so that the
- * traffic reaches devices that are running.
- */
-static void enable_modules(QTestState *qts)
-{
-    for (uint32_t a = 0x44e00014; a < 0x44e00150; a += 4) {
-        qtest_writel(qts, a, 2);
-    }
-    for (uint32_t a = 0x44e00400; a < 0x44e00428; a += 4) {
-        qtest_writel(qts, a, 2);
-    }
-}
-
 static void test_fuzz(const void *data)
 {
     const FuzzCase *c = data;
-    uint64_t seed = env_number("AM335X_FUZZ_SEED", 1);
-    uint64_t ops = env_number("AM335X_FUZZ_OPS", 20000);
-    uint64_t migrations = env_number("AM335X_FUZZ_MIGRATIONS", 1);
+    uint64_t seed = am335x_env_number("AM335X_FUZZ_SEED", 1);
+    uint64_t ops = am335x_env_number("AM335X_FUZZ_OPS", 20000);
+    uint64_t migrations = am335x_env_number("AM335X_FUZZ_MIGRATIONS", 1);
     g_autofree char *args = NULL;
     g_autoptr(GRand) r = g_rand_new_with_seed(seed);
     g_autofree char *card = NULL;
@@ -293,7 +271,7 @@ static void test_fuzz(const void *data)
     qts = qtest_init(args);
     fill_garbage(qts, r, DDR_BASE, DDR_GARBAGE);
     fill_garbage(qts, r, CPPI_RAM, CPPI_RAM_SIZE);
-    enable_modules(qts);
+    am335x_enable_modules(qts);
     /*
      * In bursts of 200 on one device, with a tenth of the traffic to any
      * other: a device sees runs of its own registers, as from a driver.

@@ -64,4 +64,28 @@ static inline QTestState *am335x_migrate(QTestState *src,
     return dst;
 }
 
+
+/* A number from the environment (decimal, 0x hex), or @fallback */
+static inline uint64_t am335x_env_number(const char *name, uint64_t fallback)
+{
+    const char *s = g_getenv(name);
+
+    return s && *s ? g_ascii_strtoull(s, NULL, 0) : fallback;
+}
+
+/*
+ * What a booted kernel does first: every module's clock on (MODULEMODE
+ * ENABLE in each CM_PER and CM_WKUP CLKCTRL; TRM 8.1.12.1), so that
+ * traffic reaches devices that are running.
+ */
+static inline void am335x_enable_modules(QTestState *qts)
+{
+    for (uint32_t a = 0x44e00014; a < 0x44e00150; a += 4) {
+        qtest_writel(qts, a, 2);
+    }
+    for (uint32_t a = 0x44e00400; a < 0x44e00428; a += 4) {
+        qtest_writel(qts, a, 2);
+    }
+}
+
 #endif
