@@ -269,6 +269,31 @@ static void test_eeprom(const void *data)
     qtest_quit(qts);
 }
 
+/*
+ * One byte of the two-byte word address, then STOP: the EEPROM's pointer
+ * shifts that byte in (0x0080 -> 0x8000) and the read that follows must
+ * wrap it into the 32 KiB array instead of reading past its end.
+ */
+static void test_eeprom_partial_address(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s", b->machine);
+    static const uint8_t offset[2] = { 0x00, 0x80 };
+    static const uint8_t half = 0x00;
+    uint8_t hdr[4];
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_true(i2c_write(qts, I2C0_BASE, EEPROM_ADDR, offset, 2, true));
+    g_assert_true(i2c_write(qts, I2C0_BASE, EEPROM_ADDR, &half, 1, true));
+    g_assert_true(i2c_read(qts, I2C0_BASE, EEPROM_ADDR, hdr, sizeof(hdr)));
+
+    g_assert_cmphex(hdr[0], ==, 0xaa);
+    g_assert_cmphex(hdr[1], ==, 0x55);
+    g_assert_cmphex(hdr[2], ==, 0x33);
+    g_assert_cmphex(hdr[3], ==, 0xee);
+    qtest_quit(qts);
+}
+
 static void test_pmic_id(const void *data)
 {
     const Board *b = data;
@@ -793,6 +818,7 @@ int main(int argc, char **argv)
         add(b, "reset-values", test_reset_values);
         add(b, "softreset", test_softreset);
         add(b, "eeprom", test_eeprom);
+        add(b, "eeprom-partial-address", test_eeprom_partial_address);
         add(b, "pmic-id", test_pmic_id);
         add(b, "nack", test_nack);
         add(b, "bus-busy", test_bus_busy);
