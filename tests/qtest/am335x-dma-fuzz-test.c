@@ -31,6 +31,14 @@
  *   tscadc: the ADC's sequencer filling its FIFOs and the EDMA draining
  *          them: any step, delay, divider, FIFO and DMA request level,
  *          PaRAM sets gone wrong, the CPU reading the FIFOs too.
+ *   dcan:  DCAN0 and DCAN1 on one CAN bus, message objects written and
+ *          read through IF1 and IF2 with any number, identifier, mask
+ *          and DLC, remote frames answered, loopback and silent modes,
+ *          bit rates, software resets and power-down mid-frame;
+ *   i2c, i2c-evm: each board's I2C devices (PMIC, EEPROM, HDMI framer,
+ *          codec) and absent addresses, written and read through the
+ *          controllers' FIFOs with any register, length and threshold,
+ *          repeated STARTs, messages given up half-way, resets.
  * QEMU must live through it (libqtest reports its death), with the
  * timing models off and on, and the VM migrates mid-traffic.
  *
@@ -1520,6 +1528,354 @@ static void adc_step(Fuzz *f)
     }
 }
 
+/* ---- DCAN: two controllers on one CAN bus ---- */
+
+static const uint32_t dcan_base[2] = { 0x481cc000u, 0x481d0000u };
+#define DCAN_CTL        0x00
+#define DCAN_ES         0x04
+#define DCAN_BTR        0x0c
+#define DCAN_INT        0x10
+#define DCAN_TEST       0x14
+#define DCAN_ABOTR      0x80
+#define DCAN_INTMUX(n)  (0xd8 + 4 * (n))
+#define DCAN_IF(i, reg) (0x100 + 0x20 * (i) + (reg))
+#define DCAN_IFCMD      0x00
+#define DCAN_IFMSK      0x04
+#define DCAN_IFARB      0x08
+#define DCAN_IFMCTL     0x0c
+#define DCAN_IFDATA     0x10
+#define DCAN_IFDATB     0x14
+#define DCAN_IF3OBS     0x140
+#define DCAN_IF3UPD(n)  (0x160 + 4 * (n))
+#define DCAN_CTL_INIT   (1u << 0)
+#define DCAN_CTL_RUN    0x0002000eu     /* IE0, SIE, EIE, IE1 */
+#define DCAN_CTL_CCE    (1u << 6)
+#define DCAN_CTL_TEST   (1u << 7)
+#define DCAN_CTL_SWR    (1u << 15)
+#define DCAN_CTL_PDR    (1u << 24)
+#define DCAN_CMD_WR     (1u << 23)
+#define DCAN_CMD_ALL    0x00770000u     /* mask, arb, control, data A/B */
+#define DCAN_CMD_CLRINTPND (1u << 19)
+#define DCAN_CMD_TXRQST_NEWDAT (1u << 18)
+#define DCAN_ARB_MSGVAL (1u << 31)
+#define DCAN_ARB_XTD    (1u << 30)
+#define DCAN_ARB_DIR    (1u << 29)
+#define DCAN_MCTL_EOB   (1u << 7)
+#define DCAN_MCTL_TXRQST (1u << 8)
+#define DCAN_MCTL_RMTEN (1u << 9)
+#define DCAN_MCTL_RXIE  (1u << 10)
+#define DCAN_MCTL_TXIE  (1u << 11)
+#define DCAN_MCTL_UMASK (1u << 12)
+#define DCAN_OBJECTS    64
+/* 500 kbit/s from the 24 MHz CAN_CLK: BRP 2, TSeg1 10, TSeg2 3 (16 tq) */
+#define DCAN_BTR_500K   (2u | 2u << 6 | 10u << 8 | 3u << 12)
+
+static void dcan_wr(Fuzz *f, int n, uint32_t reg, uint32_t value)
+{
+    qtest_writel(f->qts, dcan_base[n] + reg, value);
+}
+
+/* A message number: mostly an object's, else 0 or beyond the 64 */
+static uint32_t dcan_object(Fuzz *f)
+{
+    return one_in(f, 16) ? (one_in(f, 2) ? 0 : DCAN_OBJECTS + 1 +
+                            rnd(f, 255 - DCAN_OBJECTS))
+                         : 1 + rnd(f, DCAN_OBJECTS);
+}
+
+/*
+ * Object @obj through interface @i as c_can sets its objects up: the
+ * lower half receive objects chained in a FIFO taking every identifier,
+ * the upper half transmit objects; a field gone wrong.
+ */
+static void dcan_put(Fuzz *f, int n, int i, uint32_t obj, bool tx)
+{
+    uint32_t id = one_in(f, 2) ? rnd(f, 0x800) << 18
+                               : g_rand_int(f->r) & 0x1fffffff;
+    uint32_t v[5] = {
+        one_in(f, 2) ? 0 : g_rand_int(f->r),
+        DCAN_ARB_MSGVAL | (id >> 18 << 18 == id ? 0 : DCAN_ARB_XTD) |
+            (tx ? DCAN_ARB_DIR : 0) | id,
+        rnd(f, 16) | (tx ? DCAN_MCTL_TXIE | DCAN_MCTL_TXRQST
+                         : DCAN_MCTL_RXIE | DCAN_MCTL_UMASK |
+                           (one_in(f, 4) ? DCAN_MCTL_EOB : 0)) |
+            (one_in(f, 4) ? DCAN_MCTL_RMTEN : 0),
+        g_rand_int(f->r),
+        g_rand_int(f->r),
+    };
+    uint32_t cmd = DCAN_CMD_WR | DCAN_CMD_ALL;
+
+    if (one_in(f, 4)) {
+        v[rnd(f, 5)] = g_rand_int(f->r);
+    }
+    if (one_in(f, 4)) {
+        cmd = g_rand_int(f->r) & 0x00ff0000;
+    }
+    for (int r = 0; r < 5; r++) {
+        dcan_wr(f, n, DCAN_IF(i, DCAN_IFMSK + 4 * r), v[r]);
+    }
+    dcan_wr(f, n, DCAN_IF(i, DCAN_IFCMD), cmd | obj);
+}
+
+static void dcan_start(Fuzz *f, int n)
+{
+    dcan_wr(f, n, DCAN_CTL, DCAN_CTL_INIT | DCAN_CTL_CCE);
+    dcan_wr(f, n, DCAN_BTR, one_in(f, 4) ? g_rand_int(f->r) : DCAN_BTR_500K);
+    dcan_wr(f, n, DCAN_CTL, DCAN_CTL_RUN);
+}
+
+static void dcan_setup(Fuzz *f)
+{
+    /* The control module's RAMINIT, as c_can_platform starts each one */
+    qtest_writel(f->qts, 0x44e10644, 3);
+    for (int n = 0; n < 2; n++) {
+        dcan_wr(f, n, DCAN_CTL, DCAN_CTL_INIT | DCAN_CTL_CCE);
+        for (uint32_t obj = 1; obj <= DCAN_OBJECTS; obj++) {
+            dcan_put(f, n, 0, obj, obj > DCAN_OBJECTS / 2);
+        }
+        dcan_start(f, n);
+    }
+}
+
+static void dcan_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    int n = rnd(f, 2), i = rnd(f, 2);
+    uint32_t obj = dcan_object(f);
+
+    switch (rnd(f, 14)) {
+    case 0 ... 3:
+        /* A frame to send, or a receive object set up again */
+        dcan_put(f, n, i, obj, obj > DCAN_OBJECTS / 2 || one_in(f, 4));
+        break;
+    case 4 ... 5:
+        /* c_can's reads: an object out, its flags cleared */
+        dcan_wr(f, n, DCAN_IF(i, DCAN_IFCMD), (one_in(f, 4) ?
+                g_rand_int(f->r) & 0x007f0000 : DCAN_CMD_ALL |
+                DCAN_CMD_CLRINTPND | DCAN_CMD_TXRQST_NEWDAT) | obj);
+        for (int r = 0; r < 6; r++) {
+            qtest_readl(qts, dcan_base[n] + DCAN_IF(i, 4 * r));
+        }
+        break;
+    case 6:
+        /* A transmission requested from the object as it is */
+        dcan_wr(f, n, DCAN_IF(i, DCAN_IFCMD), DCAN_CMD_WR |
+                DCAN_CMD_TXRQST_NEWDAT | obj);
+        break;
+    case 7:
+        /* Status and interrupts read as the ISR reads them */
+        qtest_readl(qts, dcan_base[n] + DCAN_INT);
+        qtest_readl(qts, dcan_base[n] + DCAN_ES);
+        for (uint32_t r = 0x84; r < 0xd4; r += 4) {
+            qtest_readl(qts, dcan_base[n] + r);
+        }
+        break;
+    case 8:
+        /* Loopback, silent, or both; sometimes test mode left */
+        dcan_wr(f, n, DCAN_CTL, DCAN_CTL_RUN | DCAN_CTL_TEST |
+                (one_in(f, 4) ? DCAN_CTL_INIT : 0));
+        dcan_wr(f, n, DCAN_TEST, g_rand_int(f->r) & 0x1f8);
+        if (one_in(f, 2)) {
+            dcan_wr(f, n, DCAN_CTL, DCAN_CTL_RUN);
+        }
+        break;
+    case 9:
+        /* Init, a new bit rate, software reset or power-down mid-frame */
+        switch (rnd(f, 4)) {
+        case 0:
+            dcan_start(f, n);
+            break;
+        case 1:
+            dcan_wr(f, n, DCAN_CTL, DCAN_CTL_SWR);
+            dcan_start(f, n);
+            break;
+        case 2:
+            dcan_wr(f, n, DCAN_CTL, DCAN_CTL_RUN | DCAN_CTL_PDR);
+            dcan_wr(f, n, DCAN_CTL, DCAN_CTL_RUN);
+            break;
+        default:
+            dcan_wr(f, n, DCAN_CTL, g_rand_int(f->r));
+            break;
+        }
+        break;
+    case 10:
+        dcan_wr(f, n, DCAN_INTMUX(rnd(f, 2)), g_rand_int(f->r));
+        dcan_wr(f, n, one_in(f, 2) ? DCAN_ABOTR : DCAN_IF3OBS,
+                g_rand_int(f->r));
+        dcan_wr(f, n, DCAN_IF3UPD(rnd(f, 2)), g_rand_int(f->r));
+        break;
+    case 11:
+        /* Byte and half-word writes to the interface registers */
+        qtest_writeb(qts, dcan_base[n] + DCAN_IF(i, rnd(f, 0x18)),
+                     one_in(f, 2) ? obj : rnd(f, 256));
+        qtest_writew(qts, dcan_base[n] + DCAN_IF(i, rnd(f, 0x0c) * 2),
+                     rnd(f, 0x10000));
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 500000));
+        break;
+    }
+}
+
+/* ---- I2C: the boards' PMICs, EEPROMs, HDMI framer and codec ---- */
+
+static const uint32_t i2c_base[3] = { 0x44e0b000u, 0x4802a000u, 0x4819c000u };
+#define I2C_SYSC        0x10
+#define I2C_IRQSTATUS_RAW 0x24
+#define I2C_IRQSTATUS   0x28
+#define I2C_IRQENABLE_SET 0x2c
+#define I2C_BUF         0x94
+#define I2C_CNT         0x98
+#define I2C_DATA        0x9c
+#define I2C_CON         0xa4
+#define I2C_SA          0xac
+#define I2C_PSC         0xb0
+#define I2C_SCLL        0xb4
+#define I2C_SCLH        0xb8
+#define I2C_ST_NACK     (1u << 1)
+#define I2C_ST_ARDY     (1u << 2)
+#define I2C_ST_RRDY     (1u << 3)
+#define I2C_ST_XRDY     (1u << 4)
+#define I2C_ST_RDR      (1u << 13)
+#define I2C_ST_XDR      (1u << 14)
+#define I2C_CON_STT     (1u << 0)
+#define I2C_CON_STP     (1u << 1)
+#define I2C_CON_TRX     (1u << 9)
+#define I2C_CON_MST     (1u << 10)
+#define I2C_CON_EN      (1u << 15)
+
+/*
+ * Who answers where: the BBB's TPS65217, board EEPROM, TDA19988 (HDMI
+ * and CEC) on I2C0; the EVM's TPS65910 and EEPROM on I2C0, its
+ * TLV320AIC3106 on I2C1.  The address list of the scenario's board.
+ */
+static const uint8_t i2c_bbb_targets[] = { 0x24, 0x50, 0x70, 0x34 };
+static const uint8_t i2c_evm_targets[] = { 0x2d, 0x50, 0x1b };
+
+static bool i2c_is_evm(Fuzz *f)
+{
+    return !strcmp(f->sc->machine, "am335x-evm");
+}
+
+static void i2c_setup_bus(Fuzz *f, int bus)
+{
+    QTestState *qts = f->qts;
+    uint32_t base = i2c_base[bus];
+
+    qtest_writew(qts, base + I2C_CON, 0);
+    qtest_writew(qts, base + I2C_SYSC, 2);
+    qtest_writew(qts, base + I2C_PSC, 4);
+    qtest_writew(qts, base + I2C_SCLL, 13);
+    qtest_writew(qts, base + I2C_SCLH, 15);
+    qtest_writew(qts, base + I2C_CON, I2C_CON_EN);
+    qtest_writew(qts, base + I2C_IRQSTATUS, 0xffff);
+    qtest_writew(qts, base + I2C_IRQENABLE_SET, 0x6fff);
+}
+
+static void i2c_setup(Fuzz *f)
+{
+    for (int bus = 0; bus < 3; bus++) {
+        i2c_setup_bus(f, bus);
+    }
+}
+
+/*
+ * One message as i2c-omap moves it: START (repeated or not), @len bytes
+ * fed to or drained from the FIFO at the thresholds BUF sets, polled; the
+ * guest may feed too much or too little, or give up half-way.
+ */
+static void i2c_message(Fuzz *f, int bus, uint8_t addr, bool tx, uint32_t len,
+                        bool stop)
+{
+    QTestState *qts = f->qts;
+    uint32_t base = i2c_base[bus];
+    uint32_t moved = 0;
+
+    qtest_writew(qts, base + I2C_SA, one_in(f, 16) ? rnd(f, 0x10000) : addr);
+    qtest_writew(qts, base + I2C_CNT, len);
+    qtest_writew(qts, base + I2C_CON, I2C_CON_EN | I2C_CON_MST |
+                 I2C_CON_STT | (tx ? I2C_CON_TRX : 0) |
+                 (stop ? I2C_CON_STP : 0));
+    for (int polls = 0;; polls++) {
+        uint32_t st = qtest_readw(qts, base + I2C_IRQSTATUS_RAW);
+
+        if (st & (I2C_ST_NACK | I2C_ST_ARDY)) {
+            break;
+        }
+        if (polls == 16 || one_in(f, 64)) {
+            /* Given up: i2c-omap's time-out resets the controller */
+            if (!one_in(f, 4)) {
+                i2c_setup_bus(f, bus);
+            }
+            break;
+        }
+        if (st & (I2C_ST_XRDY | I2C_ST_XDR)) {
+            uint32_t n = one_in(f, 8) ? rnd(f, 40)
+                                      : MIN(len - MIN(moved, len), 32);
+
+            for (uint32_t i = 0; i < n; i++, moved++) {
+                qtest_writeb(qts, base + I2C_DATA, one_in(f, 2) ?
+                             rnd(f, 256) : (moved == 0 ? rnd(f, 8) : 0));
+            }
+        }
+        if (st & (I2C_ST_RRDY | I2C_ST_RDR)) {
+            uint32_t n = one_in(f, 8) ? rnd(f, 40)
+                                      : MIN(len - MIN(moved, len), 32);
+
+            for (uint32_t i = 0; i < n; i++, moved++) {
+                qtest_readb(qts, base + I2C_DATA);
+            }
+        }
+        qtest_writew(qts, base + I2C_IRQSTATUS, st & 0x6fff);
+        if (one_in(f, 32)) {
+            qtest_clock_step(qts, rnd(f, 100000));
+        }
+    }
+    qtest_writew(qts, base + I2C_IRQSTATUS, 0xffff);
+}
+
+static void i2c_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    bool evm = i2c_is_evm(f);
+    const uint8_t *targets = evm ? i2c_evm_targets : i2c_bbb_targets;
+    size_t n_targets = evm ? G_N_ELEMENTS(i2c_evm_targets)
+                           : G_N_ELEMENTS(i2c_bbb_targets);
+    uint8_t addr = one_in(f, 8) ? rnd(f, 128) : targets[rnd(f, n_targets)];
+    /* The codec is on I2C1, the rest on I2C0 */
+    int bus = one_in(f, 8) ? rnd(f, 3) : addr == 0x1b ? 1 : 0;
+    uint32_t base = i2c_base[bus];
+
+    switch (rnd(f, 10)) {
+    case 0 ... 3:
+        /* A register (or EEPROM offset) written, then data */
+        i2c_message(f, bus, addr, true, one_in(f, 4) ? count(f, 0xffff)
+                    : 1 + rnd(f, 40), true);
+        break;
+    case 4 ... 6:
+        /* A register read through a repeated START, as SMBus does */
+        i2c_message(f, bus, addr, true, 1 + rnd(f, 2), false);
+        i2c_message(f, bus, addr, false, one_in(f, 4) ? count(f, 0xffff)
+                    : 1 + rnd(f, 64), !one_in(f, 8));
+        break;
+    case 7:
+        /* FIFO thresholds and clears, DMA enables (not wired) */
+        qtest_writew(qts, base + I2C_BUF, rnd(f, 0x10000));
+        break;
+    case 8:
+        /* CON anything, a reset, or the bus set up again */
+        if (one_in(f, 2)) {
+            qtest_writew(qts, base + I2C_CON, rnd(f, 0x10000));
+        } else {
+            i2c_setup_bus(f, bus);
+        }
+        break;
+    default:
+        qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 100000));
+        break;
+    }
+}
+
 /* ---- The harness ---- */
 
 static char *fuzz_args(Fuzz *f, bool timing)
@@ -1608,6 +1964,11 @@ int main(int argc, char **argv)
           lcdc_setup, lcdc_step },
         { "tscadc", "beaglebone-black", 512 * MiB, NULL,
           adc_setup, adc_step },
+        { "dcan", "beaglebone-black", 512 * MiB,
+          "-object can-bus,id=can -machine canbus0=can,canbus1=can",
+          dcan_setup, dcan_step },
+        { "i2c", "beaglebone-black", 512 * MiB, NULL, i2c_setup, i2c_step },
+        { "i2c-evm", "am335x-evm", 256 * MiB, NULL, i2c_setup, i2c_step },
     };
     static FuzzCase cases[G_N_ELEMENTS(scenarios) * 2];
 
