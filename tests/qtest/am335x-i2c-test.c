@@ -294,6 +294,25 @@ static void test_eeprom_partial_address(const void *data)
     qtest_quit(qts);
 }
 
+/* A read that goes on after a migration goes on where it stopped. */
+static void test_eeprom_migration(const void *data)
+{
+    const Board *b = data;
+    g_autofree char *args = g_strdup_printf("-M %s", b->machine);
+    QTestState *qts = qtest_init(args);
+    static const uint8_t offset[2] = { 0x00, 0x04 };
+    uint8_t name[8];
+
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_true(i2c_write(qts, I2C0_BASE, EEPROM_ADDR, offset, 2, true));
+    g_assert_true(i2c_read(qts, I2C0_BASE, EEPROM_ADDR, name, 4));
+    qts = am335x_migrate(qts, args);
+    g_assert_true(i2c_read(qts, I2C0_BASE, EEPROM_ADDR, name + 4, 4));
+
+    g_assert_cmpmem(name, 8, b->eeprom_name, 8);
+    qtest_quit(qts);
+}
+
 static void test_pmic_id(const void *data)
 {
     const Board *b = data;
@@ -819,6 +838,7 @@ int main(int argc, char **argv)
         add(b, "softreset", test_softreset);
         add(b, "eeprom", test_eeprom);
         add(b, "eeprom-partial-address", test_eeprom_partial_address);
+        add(b, "eeprom-migration", test_eeprom_migration);
         add(b, "pmic-id", test_pmic_id);
         add(b, "nack", test_nack);
         add(b, "bus-busy", test_bus_busy);
