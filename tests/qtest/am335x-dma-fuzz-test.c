@@ -38,7 +38,11 @@
  *   i2c, i2c-evm: each board's I2C devices (PMIC, EEPROM, HDMI framer,
  *          codec) and absent addresses, written and read through the
  *          controllers' FIFOs with any register, length and threshold,
- *          repeated STARTs, messages given up half-way, resets.
+ *          repeated STARTs, messages given up half-way, resets;
+ *   uart:  UART1 with a socket chardev behind it: bytes in both
+ *          directions while LCR flips between the register modes, FIFO
+ *          triggers, divisors (zero too), loopback, IrDA/CIR modes and
+ *          resets change under them.
  * QEMU must live through it (libqtest reports its death), with the
  * timing models off and on, and the VM migrates mid-traffic.
  *
@@ -79,7 +83,7 @@ struct Fuzz {
     const Scenario *sc;
     QTestState *qts;
     GRand *r;
-    int sock[2];        /* cpsw: [0] ours, [1] the netdev's; else -1 */
+    int sock[2];        /* cpsw, uart: [0] ours, [1] QEMU's; else -1 */
     GByteArray *out;    /* cpsw: frames not yet in the socket */
     char *card;         /* mmc: the SD card image */
 };
@@ -1876,6 +1880,154 @@ static void i2c_step(Fuzz *f)
     }
 }
 
+/* ---- uart: UART1 with a socket chardev behind it ---- */
+
+#define UART1_BASE      0x48022000u
+#define UART_RHR_THR    0x00
+#define UART_IER        0x04
+#define UART_FCR        0x08
+#define UART_LCR        0x0c
+#define UART_MCR        0x10
+#define UART_LSR        0x14
+#define UART_TLR        0x1c
+#define UART_MDR1       0x20
+#define UART_SCR        0x40
+#define UART_SYSC       0x54
+#define UART_SYSS       0x58
+#define UART_LSR_DR     0x01
+#define UART_LSR_THRE   0x20
+
+static void uart_wr(Fuzz *f, uint32_t reg, uint32_t value)
+{
+    qtest_writel(f->qts, UART1_BASE + reg, value);
+}
+
+static uint32_t uart_rd(Fuzz *f, uint32_t reg)
+{
+    return qtest_readl(f->qts, UART1_BASE + reg);
+}
+
+/* What omap-serial and 8250_omap do: reset, 16x mode, FIFOs, 115200 8N1 */
+static void uart_setup(Fuzz *f)
+{
+    uart_wr(f, UART_SYSC, 2);
+    for (int i = 0; i < 10 && !(uart_rd(f, UART_SYSS) & 1); i++) {
+        qtest_clock_step(f->qts, 1000);
+    }
+    uart_wr(f, UART_MDR1, 7);
+    uart_wr(f, UART_LCR, 0xbf);
+    uart_wr(f, UART_FCR, 0x10);                 /* EFR: enhanced */
+    uart_wr(f, UART_LCR, 0x80);
+    uart_wr(f, UART_MCR, 0x40);                 /* TCR/TLR visible */
+    uart_wr(f, UART_TLR, 0);
+    uart_wr(f, UART_FCR, 0x51);                 /* FIFOs, triggers */
+    uart_wr(f, UART_SCR, 0xc0 | (rnd(f, 2) << 3));
+    uart_wr(f, UART_RHR_THR, 26);               /* DLL: 115200 baud */
+    uart_wr(f, UART_IER, 0);                    /* DLH */
+    uart_wr(f, UART_LCR, 0x03);
+    uart_wr(f, UART_MCR, 0x03);
+    uart_wr(f, UART_IER, 0x07);
+    uart_wr(f, UART_MDR1, 0);
+}
+
+/* Bytes from the far end, as many as the socket takes now */
+static void uart_inject(Fuzz *f)
+{
+    uint8_t buf[512];
+    uint32_t len = 1 + rnd(f, one_in(f, 8) ? sizeof(buf) : 80);
+
+    for (uint32_t i = 0; i < len; i++) {
+        buf[i] = g_rand_int(f->r);
+    }
+    if (send(f->sock[0], buf, len, MSG_DONTWAIT) < 0) {
+        return;                 /* the UART is not reading: drop them */
+    }
+}
+
+static void uart_drain(Fuzz *f)
+{
+    uint8_t buf[4096];
+
+    while (recv(f->sock[0], buf, sizeof(buf), MSG_DONTWAIT) > 0) {
+        continue;
+    }
+}
+
+static void uart_step(Fuzz *f)
+{
+    static const uint32_t lcr_values[] = { 0x03, 0x80, 0xbf, 0x1f, 0x83 };
+    uint32_t n;
+
+    switch (rnd(f, 12)) {
+    case 0:
+    case 1:
+        uart_inject(f);
+        break;
+    case 2:
+    case 3:
+        /* The RX interrupt handler: read while data is ready */
+        n = 1 + rnd(f, 80);
+        for (uint32_t i = 0; i < n &&
+             (one_in(f, 16) || (uart_rd(f, UART_LSR) & UART_LSR_DR)); i++) {
+            uart_rd(f, UART_RHR_THR);
+        }
+        break;
+    case 4:
+    case 5:
+        /* The TX path: fill the FIFO, sometimes past full */
+        n = 1 + rnd(f, one_in(f, 4) ? 200 : 64);
+        if (!one_in(f, 4) && !(uart_rd(f, UART_LSR) & UART_LSR_THRE)) {
+            break;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uart_wr(f, UART_RHR_THR, g_rand_int(f->r) & 0xff);
+        }
+        break;
+    case 6:
+        uart_drain(f);
+        break;
+    case 7:
+        /* Register modes: operational, A, B, and DLAB with any divisor */
+        uart_wr(f, UART_LCR, one_in(f, 4) ? rnd(f, 256) :
+                lcr_values[rnd(f, G_N_ELEMENTS(lcr_values))]);
+        break;
+    case 8:
+        /* Any register in whatever mode LCR left the UART in */
+        uart_wr(f, 4 * rnd(f, 0x88 / 4), one_in(f, 2) ? rnd(f, 256) :
+                g_rand_int(f->r));
+        break;
+    case 9:
+        switch (rnd(f, 6)) {
+        case 0:
+            uart_wr(f, UART_FCR, rnd(f, 256));  /* clear, triggers, DMA */
+            break;
+        case 1:
+            uart_wr(f, UART_MCR, rnd(f, 2) ? 0x13 : rnd(f, 256)); /* loop */
+            break;
+        case 2:
+            uart_wr(f, UART_MDR1, rnd(f, 8));   /* IrDA, CIR, disabled */
+            break;
+        case 3:
+            uart_wr(f, UART_SYSC, 2);           /* reset mid-stream */
+            break;
+        case 4:
+            uart_setup(f);
+            break;
+        default:
+            uart_wr(f, UART_IER, rnd(f, 256));
+            break;
+        }
+        break;
+    case 10:
+        uart_rd(f, 4 * rnd(f, 0x88 / 4));
+        break;
+    default:
+        qtest_clock_step(f->qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 200000));
+        uart_drain(f);
+        break;
+    }
+}
+
 /* ---- The harness ---- */
 
 static char *fuzz_args(Fuzz *f, bool timing)
@@ -1894,6 +2046,14 @@ static char *fuzz_args(Fuzz *f, bool timing)
                                "-netdev socket,fd=%d,id=s0 "
                                "-net nic,netdev=s0 %s", f->sc->machine,
                                on_off[timing], f->sock[1], extra);
+    }
+    if (!strcmp(f->sc->name, "uart")) {
+        g_assert_cmpint(socketpair(PF_UNIX, SOCK_STREAM, 0, f->sock), ==, 0);
+        return g_strdup_printf("-machine %s,timing=%s -no-shutdown -nic none "
+                               "-chardev socket,id=u1,fd=%d "
+                               "-serial null -serial chardev:u1 %s",
+                               f->sc->machine, on_off[timing], f->sock[1],
+                               extra);
     }
     f->sock[0] = f->sock[1] = -1;
     return g_strdup_printf("-machine %s,timing=%s -no-shutdown -nic none "
@@ -1969,6 +2129,8 @@ int main(int argc, char **argv)
           dcan_setup, dcan_step },
         { "i2c", "beaglebone-black", 512 * MiB, NULL, i2c_setup, i2c_step },
         { "i2c-evm", "am335x-evm", 256 * MiB, NULL, i2c_setup, i2c_step },
+        { "uart", "beaglebone-black", 512 * MiB, NULL,
+          uart_setup, uart_step },
     };
     static FuzzCase cases[G_N_ELEMENTS(scenarios) * 2];
 
