@@ -22,7 +22,19 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
 IMAGES = os.path.join(BUILD, "images")
-QEMU = os.path.join(BUILD, "qemu-system-arm")
+# AM335X_QEMU runs the guest tests on another build of the same tree,
+# e.g. one configured with --enable-asan.
+QEMU = os.environ.get("AM335X_QEMU") or os.path.join(BUILD, "qemu-system-arm")
+# Such a build runs several times slower: AM335X_TIMEOUT_SCALE multiplies
+# every console wait.
+try:
+    TIMEOUT_SCALE = float(os.environ.get("AM335X_TIMEOUT_SCALE") or 1)
+except ValueError:
+    TIMEOUT_SCALE = 0
+if not 0 < TIMEOUT_SCALE < 1000:
+    raise SystemExit("AM335X_TIMEOUT_SCALE must be a number above 0 and "
+                     "below 1000, not %r"
+                     % os.environ.get("AM335X_TIMEOUT_SCALE"))
 LOGDIR = os.path.join(BUILD, "test-logs")
 
 BOARDS = {
@@ -155,7 +167,7 @@ class Guest:
     def expect(self, pattern, timeout=60, start=0):
         """Waits for a regex in the console output; returns the match."""
         regex = re.compile(pattern, re.M)
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * TIMEOUT_SCALE
         while True:
             m = regex.search(self.output, start)
             if m:
@@ -201,7 +213,7 @@ class Guest:
         return int(m.group(1)), body
 
     def wait_exit(self, timeout=60):
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * TIMEOUT_SCALE
         while self.proc.poll() is None:
             try:
                 if not self._read(deadline):

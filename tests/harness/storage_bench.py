@@ -25,7 +25,7 @@ MiB = 1024 * 1024
 # the RTC runs on virtual time from a fixed date (the kernel seeds its
 # random pool, and so its hash tables, from the RTC's time), and QEMU's
 # own guest random numbers come from a fixed seed.
-CPU_PLUGIN = os.path.join(os.path.dirname(g.QEMU), "cortex-a8-timing.so")
+CPU_PLUGIN = os.path.join(g.BUILD, "cortex-a8-timing.so")
 # Without the cache stalls (tests compare the two)
 ICOUNT_NO_CACHES = ["-icount", "shift=1,sleep=off,align=off",
                     "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
