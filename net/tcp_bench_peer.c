@@ -288,14 +288,19 @@ static uint16_t peer_window(TcpBenchPeer *s, PeerConn *c)
 static void peer_tcp_send(TcpBenchPeer *s, PeerConn *c, uint32_t seq,
                           uint8_t flags, size_t len)
 {
-    uint8_t f[ETH_HLEN + PEER_MTU] = { 0 };
+    /*
+     * Two bytes ahead of the frame put its IP header on a 4-byte boundary,
+     * where net_checksum_calculate() reads it as a struct.
+     */
+    QEMU_ALIGNED(4) uint8_t buf[2 + ETH_HLEN + PEER_MTU] = { 0 };
+    uint8_t *f = buf + 2;
     uint8_t *ip = f + ETH_HLEN;
     uint8_t *tcp = ip + IP_HLEN;
     size_t optlen = peer_tcp_options(s, c, flags & TH_SYN, tcp + TCP_HLEN);
     size_t tcplen = TCP_HLEN + optlen + len;
     size_t total = ETH_HLEN + IP_HLEN + tcplen;
 
-    assert(total <= sizeof(f));
+    assert(total <= sizeof(buf) - 2);
     memcpy(f, c->mac, ETH_ALEN);
     memcpy(f + 6, s->conf.macaddr.a, ETH_ALEN);
     stw_be_p(f + 12, ETH_P_IP);
