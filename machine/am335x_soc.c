@@ -563,6 +563,10 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
         qdev_prop_set_uint32(DEVICE(sbd), "instance", i);
         qdev_prop_set_bit(DEVICE(sbd), "id-grounded", i == 1);
         qdev_prop_set_bit(DEVICE(sbd), "timing", s->timing);
+        if (i == 0) {
+            /* -nic ...,model=usb-gadget: a PC on USB0's socket */
+            qemu_configure_nic_device(DEVICE(sbd), false, "usb-gadget");
+        }
         object_property_set_link(OBJECT(sbd), "dma", OBJECT(&s->usbss),
                                  &error_abort);
         if (!sysbus_realize(sbd, errp)) {

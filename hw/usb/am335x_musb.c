@@ -16,11 +16,15 @@
  * = 0): endpoint and USB events land in IRQSTATRAW0/1, and the line is
  * the OR of IRQSTAT0/1 (raw & enable).
  *
- * Not modelled: the peripheral (gadget) role, which needs a host on the
- * other side of the port (a B-device's session never sees VBUS here);
- * isochronous transfers are run like bulk ones; SOF interrupts; the
- * ULPI and PHY test registers; suspend signalling (POWER.SUSPENDM is
- * kept).
+ * As the B-device (ID floating) the core is the peripheral (gadget): a
+ * PC on the port (usb_gadget_host.c, when the port has a netdev) gives
+ * it VBUS, sees its soft connect (POWER.SOFTCONN), resets the bus and
+ * sends its SETUP, IN and OUT tokens, which the core answers from EP0's
+ * CSR0 state and the endpoints' TXCSR/RXCSR and FIFOs.
+ *
+ * Not modelled: isochronous transfers are run like bulk ones; SOF
+ * interrupts; the ULPI and PHY test registers; suspend signalling
+ * (POWER.SUSPENDM is kept); double-buffered FIFOs; HNP and SRP.
  *
  * References: AM335x Technical Reference Manual (SPRUH73), chapter 16;
  * the Mentor MUSBMHDRC register set as Linux's musb driver uses it.
@@ -35,6 +39,7 @@
 #include "qapi/error.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
 #include "hw/usb/am335x_musb.h"
 #include "hw/dma/am335x_cppi41.h"
 #include "migration/vmstate.h"
@@ -136,9 +141,11 @@
 #define POWER_RESET         0x08
 #define POWER_HSMODE        0x10
 #define POWER_HSENAB        0x20
+#define POWER_SOFTCONN      0x40
 #define POWER_WRITABLE      0xef
 
 #define INTRUSB_RESUME      0x02
+#define INTRUSB_RESET       0x04    /* peripheral: reset signalling seen */
 #define INTRUSB_CONNECT     0x10
 #define INTRUSB_DISCONNECT  0x20
 
@@ -166,6 +173,14 @@
 #define CSR0_RW             (CSR0_TXPKTRDY | CSR0_SETUPPKT | CSR0_REQPKT | \
                              CSR0_STATUSPKT | CSR0_DIS_PING)
 
+/* CSR0 in peripheral mode */
+#define CSR0_P_SENTSTALL    0x0004
+#define CSR0_P_DATAEND      0x0008
+#define CSR0_P_SETUPEND     0x0010
+#define CSR0_P_SENDSTALL    0x0020
+#define CSR0_P_SVDRXPKTRDY  0x0040
+#define CSR0_P_SVDSETUPEND  0x0080
+
 #define TXCSR_TXPKTRDY      0x0001
 #define TXCSR_FIFONOTEMPTY  0x0002
 #define TXCSR_ERROR         0x0004
@@ -180,6 +195,9 @@
 #define TXCSR_W0C           (TXCSR_ERROR | TXCSR_RXSTALL | TXCSR_NAKTIMEOUT)
 /* DMAMODE, FRCDATATOG, DMAENAB, MODE, ISO, AUTOSET */
 #define TXCSR_RW            0xfc00
+/* Peripheral mode: UNDERRUN, SENTSTALL, INCOMPTX are ERROR, RXSTALL, NAKTO */
+#define TXCSR_P_SENDSTALL   0x0010
+#define TXCSR_P_SENTSTALL   0x0020
 
 #define RXCSR_RXPKTRDY      0x0001
 #define RXCSR_FIFOFULL      0x0002
@@ -197,6 +215,14 @@
                              RXCSR_RXSTALL)
 /* DMAMODE, DISNYET, DMAENAB, AUTOREQ, AUTOCLEAR */
 #define RXCSR_RW            0xf800
+/* Peripheral mode */
+#define RXCSR_P_OVERRUN     0x0004
+#define RXCSR_P_SENDSTALL   0x0020
+#define RXCSR_P_SENTSTALL   0x0040
+#define RXCSR_P_INCOMPRX    0x0100
+#define RXCSR_P_W0C         (RXCSR_RXPKTRDY | RXCSR_P_OVERRUN | \
+                             RXCSR_P_SENTSTALL | RXCSR_P_INCOMPRX)
+#define RXCSR_AUTOCLEAR     0x8000
 
 #define TYPE_PROTO(t)       (((t) >> 4) & 3)
 #define TYPE_TARGET_EP(t)   ((t) & 0xf)
@@ -647,14 +673,21 @@ static void musb_abort_all(AM335xMusbState *s)
  * the device on it connects; otherwise VBUS is off (a B-device has no
  * host to give it VBUS here).
  */
+static void musb_gadget_update(AM335xMusbState *s);
+
 static void musb_update_session_with(AM335xMusbState *s, bool attached)
 {
     bool a_device = musb_is_a_device(s);
     bool vbus = a_device && (s->devctl & DEVCTL_SESSION);
+    /* A PC on the port powers VBUS: the B-device's session runs */
+    bool host_vbus = !a_device && usb_gadget_host_present(&s->gadget_host);
 
     s->devctl &= DEVCTL_SESSION | DEVCTL_HR;
     if (!a_device) {
         s->devctl |= DEVCTL_BDEVICE;
+    }
+    if (host_vbus) {
+        s->devctl |= DEVCTL_VBUS_VALID | DEVCTL_SESSION;
     }
     if (vbus != s->drvvbus) {
         s->drvvbus = vbus;
@@ -678,6 +711,7 @@ static void musb_update_session_with(AM335xMusbState *s, bool attached)
                                                          : DEVCTL_FSDEV;
     }
     trace_am335x_musb_session(s->instance, s->devctl);
+    musb_gadget_update(s);
 }
 
 static void musb_update_session(AM335xMusbState *s)
@@ -769,12 +803,335 @@ static USBBusOps musb_bus_ops = {
     .wakeup_endpoint = musb_bus_wakeup_endpoint,
 };
 
+/*
+ * The peripheral role: the core as the B-device, with a PC on the port.
+ * The PC sees the device while the core pulls D+ up (POWER.SOFTCONN).
+ */
+static bool musb_gadget_on(AM335xMusbState *s)
+{
+    return !musb_is_a_device(s) && s->gadget_host.connected;
+}
+
+static void musb_gadget_update(AM335xMusbState *s)
+{
+    usb_gadget_host_set_connected(&s->gadget_host,
+        !musb_is_a_device(s) &&
+        usb_gadget_host_present(&s->gadget_host) &&
+        (s->power & POWER_SOFTCONN));
+}
+
+static void musb_gadget_kick(AM335xMusbState *s)
+{
+    if (musb_gadget_on(s)) {
+        usb_gadget_host_kick(&s->gadget_host);
+    }
+}
+
+/*
+ * Reset signalling: the core takes address 0, empties its FIFOs and
+ * drops the endpoints' packet and handshake state, chirps to high speed
+ * if HSENAB allows, and raises the RESET interrupt.
+ */
+static void musb_gadget_bus_reset(void *opaque)
+{
+    AM335xMusbState *s = opaque;
+
+    if (!musb_gadget_on(s)) {
+        return;
+    }
+    s->faddr = 0;
+    for (int i = 0; i < AM335X_MUSB_NUM_EPS; i++) {
+        AM335xMusbEndpoint *e = &s->ep[i];
+
+        e->txcsr &= i ? TXCSR_RW : 0;
+        e->rxcsr &= RXCSR_RW;
+        e->tx.len = e->tx.sent = 0;
+        e->rx.len = e->rx.pos = 0;
+        e->rx.pending = false;
+        e->tx.toggle = e->rx.toggle = false;
+    }
+    s->power &= ~POWER_HSMODE;
+    if (s->power & POWER_HSENAB) {
+        s->power |= POWER_HSMODE;
+    }
+    trace_am335x_musb_gadget_reset(s->instance, s->power);
+    musb_raise_usb(s, INTRUSB_RESET);
+}
+
+/* Does the token reach this device's endpoint? */
+static bool musb_gadget_addressed(AM335xMusbState *s, uint8_t addr, int epn)
+{
+    return musb_gadget_on(s) && addr == s->faddr &&
+           epn >= 0 && epn < AM335X_MUSB_NUM_EPS;
+}
+
+/* The STALL handshake the CPU asked for (SENDSTALL), and its SENTSTALL */
+static int musb_gadget_stall(AM335xMusbState *s, int epn, bool in)
+{
+    AM335xMusbEndpoint *e = &s->ep[epn];
+
+    trace_am335x_musb_gadget_stall(s->instance, epn, in);
+    if (epn == 0) {
+        /* EP0's stall lasts one transaction and ends the transfer */
+        e->txcsr &= ~(CSR0_P_SENDSTALL | CSR0_P_DATAEND | CSR0_TXPKTRDY);
+        e->txcsr |= CSR0_P_SENTSTALL;
+        e->tx.len = 0;
+        musb_raise_ep(s, 0, false);
+    } else if (in) {
+        e->txcsr |= TXCSR_P_SENTSTALL;
+        musb_raise_ep(s, epn, false);
+    } else {
+        e->rxcsr |= RXCSR_P_SENTSTALL;
+        musb_raise_ep(s, epn, true);
+    }
+    return USB_RET_STALL;
+}
+
+static int musb_gadget_setup(void *opaque, uint8_t addr, const uint8_t *req)
+{
+    AM335xMusbState *s = opaque;
+    AM335xMusbEndpoint *e = &s->ep[0];
+
+    if (!musb_gadget_addressed(s, addr, 0)) {
+        return USB_RET_NODEV;
+    }
+    /* A SETUP before the last transfer's end ends it: SETUPEND */
+    if (e->txcsr & (CSR0_TXPKTRDY | CSR0_P_DATAEND | CSR0_RXPKTRDY)) {
+        e->txcsr |= CSR0_P_SETUPEND;
+    }
+    e->txcsr &= ~(CSR0_TXPKTRDY | CSR0_P_DATAEND | CSR0_P_SENDSTALL);
+    e->tx.len = 0;
+    memcpy(e->rx.fifo, req, 8);
+    e->rx.len = 8;
+    e->rx.pos = 0;
+    e->txcsr |= CSR0_RXPKTRDY;
+    trace_am335x_musb_gadget_token(s->instance, 0, USB_TOKEN_SETUP, 8);
+    musb_raise_ep(s, 0, false);
+    return USB_RET_SUCCESS;
+}
+
+static int musb_gadget_in(void *opaque, uint8_t addr, int epn, uint8_t *buf,
+                          int max)
+{
+    AM335xMusbState *s = opaque;
+    AM335xMusbEndpoint *e;
+    uint32_t n;
+
+    if (!musb_gadget_addressed(s, addr, epn)) {
+        return USB_RET_NODEV;
+    }
+    e = &s->ep[epn];
+    if (epn == 0) {
+        if (e->txcsr & CSR0_P_SENDSTALL) {
+            return musb_gadget_stall(s, 0, true);
+        }
+        if (e->txcsr & CSR0_TXPKTRDY) {
+            n = MIN(e->tx.len, max);
+            memcpy(buf, e->tx.fifo, n);
+            e->tx.len = 0;
+            e->txcsr &= ~CSR0_TXPKTRDY;
+        } else if ((e->txcsr & CSR0_P_DATAEND) &&
+                   !(e->txcsr & CSR0_RXPKTRDY)) {
+            /* The status stage of a transfer with no IN data */
+            n = 0;
+            e->txcsr &= ~CSR0_P_DATAEND;
+        } else {
+            return USB_RET_NAK;
+        }
+        trace_am335x_musb_gadget_token(s->instance, 0, USB_TOKEN_IN, n);
+        musb_raise_ep(s, 0, false);
+        return n;
+    }
+    if (e->txcsr & TXCSR_P_SENDSTALL) {
+        return musb_gadget_stall(s, epn, true);
+    }
+    if (!(e->txcsr & TXCSR_TXPKTRDY)) {
+        return USB_RET_NAK;
+    }
+    /* A load of several max-packets (bulk split) goes one per IN */
+    n = MIN(e->tx.len - e->tx.sent, max);
+    memcpy(buf, e->tx.fifo + e->tx.sent, n);
+    e->tx.sent += n;
+    e->tx.toggle ^= 1;
+    trace_am335x_musb_gadget_token(s->instance, epn, USB_TOKEN_IN, n);
+    if (e->tx.sent < e->tx.len) {
+        return n;
+    }
+    e->tx.len = e->tx.sent = 0;
+    e->txcsr &= ~TXCSR_TXPKTRDY;
+    if (!((e->txcsr & TXCSR_DMAENAB) && (e->txcsr & TXCSR_DMAMODE))) {
+        musb_raise_ep(s, epn, false);
+    }
+    if (e->txcsr & TXCSR_DMAENAB) {
+        musb_dma_kick(s);
+    }
+    return n;
+}
+
+static int musb_gadget_out(void *opaque, uint8_t addr, int epn,
+                           const uint8_t *buf, int len)
+{
+    AM335xMusbState *s = opaque;
+    AM335xMusbEndpoint *e;
+    uint32_t cap;
+
+    if (!musb_gadget_addressed(s, addr, epn)) {
+        return USB_RET_NODEV;
+    }
+    e = &s->ep[epn];
+    if (epn == 0) {
+        if (e->txcsr & CSR0_P_SENDSTALL) {
+            return musb_gadget_stall(s, 0, false);
+        }
+        if (e->txcsr & CSR0_RXPKTRDY) {
+            return USB_RET_NAK;
+        }
+        if (len == 0) {
+            /* The status stage of an IN transfer: early if no DATAEND */
+            if (!(e->txcsr & CSR0_P_DATAEND)) {
+                e->txcsr |= CSR0_P_SETUPEND;
+            }
+            e->txcsr &= ~(CSR0_P_DATAEND | CSR0_TXPKTRDY);
+            e->tx.len = 0;
+        } else {
+            len = MIN(len, EP0_FIFO_SIZE);
+            memcpy(e->rx.fifo, buf, len);
+            e->rx.len = len;
+            e->rx.pos = 0;
+            e->txcsr |= CSR0_RXPKTRDY;
+        }
+        trace_am335x_musb_gadget_token(s->instance, 0, USB_TOKEN_OUT, len);
+        musb_raise_ep(s, 0, false);
+        return USB_RET_SUCCESS;
+    }
+    if (e->rxcsr & RXCSR_P_SENDSTALL) {
+        return musb_gadget_stall(s, epn, false);
+    }
+    if ((e->rxcsr & RXCSR_RXPKTRDY) || e->rx.pending) {
+        return USB_RET_NAK;
+    }
+    cap = musb_fifo_size(s, epn, true);
+    if (len > cap) {
+        qemu_log_mask(LOG_GUEST_ERROR, "am335x-musb%u: EP%d RX FIFO of %u "
+                      "bytes, packet of %d: truncated\n", s->instance, epn,
+                      cap, len);
+        len = cap;
+    }
+    memcpy(e->rx.fifo, buf, len);
+    e->rx.len = len;
+    e->rx.pos = 0;
+    e->rx.toggle ^= 1;
+    e->rx.pending = true;       /* the DMA has not taken it */
+    e->rxcsr |= RXCSR_RXPKTRDY;
+    if (len >= cap) {
+        e->rxcsr |= RXCSR_FIFOFULL;
+    }
+    trace_am335x_musb_gadget_token(s->instance, epn, USB_TOKEN_OUT, len);
+    if (e->rxcsr & RXCSR_DMAENAB) {
+        musb_dma_kick(s);
+    } else {
+        musb_raise_ep(s, epn, true);
+    }
+    return USB_RET_SUCCESS;
+}
+
+static const USBGadgetPortOps musb_gadget_port_ops = {
+    .bus_reset = musb_gadget_bus_reset,
+    .setup = musb_gadget_setup,
+    .in = musb_gadget_in,
+    .out = musb_gadget_out,
+};
+
+/* CSR0 as the peripheral: the CPU's side of a control transfer */
+static void musb_gadget_write_csr0(AM335xMusbState *s, uint16_t val)
+{
+    AM335xMusbEndpoint *e = &s->ep[0];
+
+    if (val & CSR0_FLUSHFIFO) {
+        e->tx.len = 0;
+        e->rx.len = e->rx.pos = 0;
+        e->txcsr &= ~(CSR0_TXPKTRDY | CSR0_RXPKTRDY);
+    }
+    if (val & CSR0_P_SVDRXPKTRDY) {
+        e->txcsr &= ~CSR0_RXPKTRDY;
+        e->rx.len = e->rx.pos = 0;
+    }
+    if (val & CSR0_P_SVDSETUPEND) {
+        e->txcsr &= ~CSR0_P_SETUPEND;
+    }
+    if (!(val & CSR0_P_SENTSTALL)) {
+        e->txcsr &= ~CSR0_P_SENTSTALL;
+    }
+    e->txcsr |= val & (CSR0_TXPKTRDY | CSR0_P_DATAEND | CSR0_P_SENDSTALL);
+    musb_gadget_kick(s);
+}
+
+static void musb_gadget_write_txcsr(AM335xMusbState *s, int epn,
+                                    uint16_t val)
+{
+    AM335xMusbEndpoint *e = &s->ep[epn];
+    uint16_t old = e->txcsr;
+
+    if (val & TXCSR_FLUSHFIFO) {
+        e->tx.len = e->tx.sent = 0;
+        val &= ~TXCSR_TXPKTRDY;
+        old &= ~TXCSR_TXPKTRDY;
+    }
+    if (val & TXCSR_CLRDATATOG) {
+        e->tx.toggle = false;
+    }
+    e->txcsr = (old & TXCSR_W0C & val) |
+               (val & (TXCSR_RW | TXCSR_P_SENDSTALL)) |
+               ((old | val) & TXCSR_TXPKTRDY);
+    if ((e->txcsr & TXCSR_DMAENAB) && !(old & TXCSR_DMAENAB)) {
+        musb_dma_kick(s);
+    }
+    musb_gadget_kick(s);
+}
+
+static void musb_gadget_rx_unloaded(AM335xMusbState *s, int epn)
+{
+    AM335xMusbEndpoint *e = &s->ep[epn];
+
+    e->rx.len = e->rx.pos = 0;
+    e->rx.pending = false;
+    e->rxcsr &= ~(RXCSR_RXPKTRDY | RXCSR_FIFOFULL);
+    musb_gadget_kick(s);
+}
+
+static void musb_gadget_write_rxcsr(AM335xMusbState *s, int epn,
+                                    uint16_t val)
+{
+    AM335xMusbEndpoint *e = &s->ep[epn];
+    uint16_t old = e->rxcsr;
+
+    if (val & RXCSR_FLUSHFIFO) {
+        e->rx.len = e->rx.pos = 0;
+        e->rx.pending = false;
+        old &= ~(RXCSR_RXPKTRDY | RXCSR_FIFOFULL);
+    }
+    if (val & RXCSR_CLRDATATOG) {
+        e->rx.toggle = false;
+    }
+    e->rxcsr = (old & RXCSR_P_W0C & val) |
+               (val & (RXCSR_RW | RXCSR_P_SENDSTALL)) |
+               (old & RXCSR_FIFOFULL);
+    if ((old & RXCSR_RXPKTRDY) && !(e->rxcsr & RXCSR_RXPKTRDY)) {
+        musb_gadget_rx_unloaded(s, epn);
+    }
+    if ((e->rxcsr & RXCSR_DMAENAB) && e->rx.pending) {
+        musb_dma_kick(s);
+    }
+    musb_gadget_kick(s);
+}
+
 /* POWER: a port reset resets the device; HSMODE says it runs at 480 Mb/s */
 static void musb_write_power(AM335xMusbState *s, uint8_t val)
 {
     bool reset = (val & POWER_RESET) && !(s->power & POWER_RESET);
 
     s->power = (s->power & POWER_HSMODE) | (val & POWER_WRITABLE);
+    musb_gadget_update(s);
     if (reset && s->connected) {
         musb_abort_all(s);
         usb_device_reset(s->port.dev);
@@ -945,6 +1302,8 @@ static void musb_fifo_write(AM335xMusbState *s, int epn, uint32_t val,
 static uint32_t musb_ep_read(AM335xMusbState *s, int epn, hwaddr off)
 {
     AM335xMusbEndpoint *e = &s->ep[epn];
+    /* The data toggle bits are the host's; a peripheral reads 0 there */
+    bool host = musb_is_a_device(s);
 
     switch (off) {
     case E_TXMAXP:
@@ -953,13 +1312,14 @@ static uint32_t musb_ep_read(AM335xMusbState *s, int epn, hwaddr off)
         if (epn == 0) {
             return e->txcsr;
         }
-        return e->txcsr | (e->tx.toggle ? TXCSR_DATATOGGLE : 0) |
+        return e->txcsr | (host && e->tx.toggle ? TXCSR_DATATOGGLE : 0) |
                (e->tx.len || (e->txcsr & TXCSR_TXPKTRDY) ?
                 TXCSR_FIFONOTEMPTY : 0);
     case E_RXMAXP:
         return e->rxmaxp;
     case E_RXCSR:
-        return epn ? e->rxcsr | (e->rx.toggle ? RXCSR_DATATOGGLE : 0) : 0;
+        return epn ? e->rxcsr |
+                     (host && e->rx.toggle ? RXCSR_DATATOGGLE : 0) : 0;
     case E_RXCOUNT:
         return (e->rxcsr & RXCSR_RXPKTRDY) || (epn == 0 &&
                (e->txcsr & CSR0_RXPKTRDY)) ? e->rx.len - e->rx.pos : 0;
@@ -989,7 +1349,13 @@ static void musb_ep_write(AM335xMusbState *s, int epn, hwaddr off,
         e->txmaxp = val;
         break;
     case E_TXCSR:
-        if (epn == 0) {
+        if (!musb_is_a_device(s)) {
+            if (epn == 0) {
+                musb_gadget_write_csr0(s, val);
+            } else {
+                musb_gadget_write_txcsr(s, epn, val);
+            }
+        } else if (epn == 0) {
             musb_write_csr0(s, val);
         } else {
             musb_write_txcsr(s, epn, val);
@@ -999,7 +1365,9 @@ static void musb_ep_write(AM335xMusbState *s, int epn, hwaddr off,
         e->rxmaxp = val;
         break;
     case E_RXCSR:
-        if (epn) {
+        if (epn && !musb_is_a_device(s)) {
+            musb_gadget_write_rxcsr(s, epn, val);
+        } else if (epn) {
             musb_write_rxcsr(s, epn, val);
         }
         break;
@@ -1183,6 +1551,7 @@ static void musb_core_reg_write(AM335xMusbState *s, hwaddr off, uint32_t val)
     switch (off) {
     case C_FADDR:
         s->faddr = val & 0x7f;
+        musb_gadget_kick(s);
         break;
     case C_POWER:
         musb_write_power(s, val);
@@ -1502,6 +1871,11 @@ void am335x_musb_dma_tx_load(AM335xMusbState *s, int ep, const uint8_t *data,
     e->tx.len = len;
     e->tx.sent = 0;
     e->txcsr |= TXCSR_TXPKTRDY;
+    if (!musb_is_a_device(s)) {
+        /* The PC takes it with its next IN */
+        musb_gadget_kick(s);
+        return;
+    }
     musb_pipe_start(s, ep, false);
     musb_retry_rearm(s);
 }
@@ -1524,6 +1898,10 @@ bool am335x_musb_dma_rx_ready(AM335xMusbState *s, int ep, uint32_t *len)
     if (!(e->rxcsr & RXCSR_DMAENAB) || !(e->rxcsr & RXCSR_RXPKTRDY)) {
         return false;
     }
+    /* A peripheral's packet stays until the CPU clears RXPKTRDY */
+    if (!musb_is_a_device(s) && !e->rx.pending) {
+        return false;
+    }
     *len = e->rx.len - e->rx.pos;
     return true;
 }
@@ -1537,6 +1915,15 @@ void am335x_musb_dma_rx_take(AM335xMusbState *s, int ep, uint8_t *data,
 
     len = MIN(len, e->rx.len - e->rx.pos);
     memcpy(data, e->rx.fifo + e->rx.pos, len);
+    if (!musb_is_a_device(s)) {
+        /* Unloaded; RXPKTRDY clears now only with AUTOCLEAR */
+        e->rx.pos += len;
+        e->rx.pending = false;
+        if (e->rxcsr & RXCSR_AUTOCLEAR) {
+            musb_gadget_rx_unloaded(s, ep);
+        }
+        return;
+    }
     musb_rx_unloaded(s, ep);
     /* The wrapper's AUTOREQ asks for the next packet itself */
     if (autoreq == 3 || (autoreq == 1 && full)) {
@@ -1612,7 +1999,10 @@ static void musb_soft_reset(AM335xMusbState *s)
 
 static void musb_reset_hold(Object *obj, ResetType type)
 {
-    musb_reset_state(AM335X_MUSB(obj));
+    AM335xMusbState *s = AM335X_MUSB(obj);
+
+    usb_gadget_host_reset(&s->gadget_host);
+    musb_reset_state(s);
 }
 
 static void musb_reset_exit(Object *obj, ResetType type)
@@ -1633,6 +2023,9 @@ static void musb_realize(DeviceState *dev, Error **errp)
         usb_packet_init(&s->ep[i].tx.packet);
         usb_packet_init(&s->ep[i].rx.packet);
     }
+    usb_gadget_host_init(&s->gadget_host, &s->host_conf, dev,
+                         &musb_gadget_port_ops, s);
+    s->gadget_host.timing = s->timing;
 }
 
 static void musb_init(Object *obj)
@@ -1727,8 +2120,8 @@ static const VMStateDescription vmstate_musb_ep = {
 
 static const VMStateDescription vmstate_am335x_musb = {
     .name = TYPE_AM335X_MUSB,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = musb_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(ctrl, AM335xMusbState),
@@ -1757,6 +2150,8 @@ static const VMStateDescription vmstate_am335x_musb = {
                              vmstate_musb_ep, AM335xMusbEndpoint),
         VMSTATE_TIMER(retry_timer, AM335xMusbState),
         VMSTATE_AM335X_TIMING(bus, AM335xMusbState),
+        VMSTATE_STRUCT(gadget_host, AM335xMusbState, 2,
+                       vmstate_usb_gadget_host, USBGadgetHost),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -1767,6 +2162,8 @@ static const Property musb_properties[] = {
     DEFINE_PROP_BOOL("id-grounded", AM335xMusbState, id_grounded, false),
     DEFINE_PROP_LINK("dma", AM335xMusbState, dma, TYPE_AM335X_CPPI41,
                      AM335xCppi41State *),
+    /* The netdev of the PC on the port, as the B-device sees it */
+    DEFINE_NIC_PROPERTIES(AM335xMusbState, host_conf),
 };
 
 static void musb_class_init(ObjectClass *klass, void *data)

@@ -4,19 +4,17 @@ by DHCP, ping its gateway, and move data both ways over TCP, checked by
 sha256 on both sides."""
 
 import hashlib
-import http.server
 import os
 import re
 import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import time
-import urllib.request
 
 import guest as g
 from suite import test, test_pairs, booted, load_modules, Skip, ALL_PAIRS, CROSS, CROSS_OTHER
+from suite import data_server, fetch_sha256, free_port
 
 MiB = 1024 * 1024
 TCP_BYTES = 64 * MiB
@@ -37,12 +35,6 @@ ip addr add $ip/${mask:-24} dev $interface
 [ -n "$router" ] && ip route add default via ${router%% *} dev $interface
 exit 0
 """
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def check(vm, command, timeout=60):
@@ -306,21 +298,6 @@ def check_iperf(board, kernel, timeout):
         server.wait()
 
 
-class _DataHandler(http.server.BaseHTTPRequestHandler):
-    """Answers every GET with the server's DATA."""
-
-    def do_GET(self):
-        data = self.server.data
-        self.send_response(200)
-        self.send_header("Content-Type", "application/octet-stream")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
-
-
 def check_tcp(board, kernel, timeout):
     """TCP both ways, TCP_BYTES of random data, checked by sha256 on the
     receiving side: the guest's wget fetches them from an HTTP server on
@@ -330,9 +307,7 @@ def check_tcp(board, kernel, timeout):
     data = os.urandom(TCP_BYTES)
     digest = hashlib.sha256(data).hexdigest()
     fwd_port = free_port()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _DataHandler)
-    server.data = data
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = data_server(data)
     nic = "user,hostfwd=tcp:127.0.0.1:%d-:%d" % (fwd_port, GUEST_PORT)
     try:
         with booted(board, kernel, "net-tcp", timeout,
@@ -350,17 +325,9 @@ def check_tcp(board, kernel, timeout):
             # Guest -> host
             check(vm, "busybox httpd -p %d -h /tmp" % GUEST_PORT)
             start = time.monotonic()
-            h = hashlib.sha256()
-            got = 0
-            with urllib.request.urlopen("http://127.0.0.1:%d/rx.bin"
-                                        % fwd_port, timeout=60) as r:
-                while True:
-                    chunk = r.read(1 << 20)
-                    if not chunk:
-                        break
-                    h.update(chunk)
-                    got += len(chunk)
-            if got != len(data) or h.hexdigest() != digest:
+            got, got_digest = fetch_sha256("http://127.0.0.1:%d/rx.bin"
+                                           % fwd_port)
+            if got != len(data) or got_digest != digest:
                 raise g.GuestError("guest->host: got %d bytes, sha256 "
                                    "mismatch" % got)
             print("# guest->host: %d MiB in %.1f s"

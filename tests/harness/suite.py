@@ -4,7 +4,12 @@ A test module registers each test with @test(name, timeout); the runner
 (run_guest_tests.py) runs them in registration order.
 """
 
+import hashlib
+import http.server
 import os
+import socket
+import threading
+import urllib.request
 
 import guest as g
 
@@ -100,6 +105,8 @@ DEBIAN_MODULES = {
     "audio": ["snd_soc_hdmi_codec", "tda998x", "snd_soc_davinci_mcasp",
               "snd_soc_simple_card"],
     "usb": ["phy_am335x", "cppi41", "musb_dsps", "usb_storage", "sd_mod"],
+    "gadget": ["phy_am335x", "cppi41", "musb_dsps", "libcomposite",
+               "usb_f_ecm"],
 }
 
 
@@ -111,3 +118,49 @@ def load_modules(vm, *features):
             status, out = vm.shell("modprobe %s" % module)
             if status != 0:
                 raise g.GuestError("modprobe %s: %s" % (module, out))
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _DataHandler(http.server.BaseHTTPRequestHandler):
+    """Answers every GET with the server's DATA."""
+
+    def do_GET(self):
+        data = self.server.data
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def data_server(data):
+    """An HTTP server on 127.0.0.1, in a thread, that answers every GET
+    with DATA; the guest reaches it at 10.0.2.2:server.server_address[1]
+    through QEMU's user network.  Call shutdown() and server_close()."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _DataHandler)
+    server.data = data
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def fetch_sha256(url, timeout=60):
+    """GETs URL: the number of bytes and their sha256."""
+    h = hashlib.sha256()
+    got = 0
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        while True:
+            chunk = r.read(1 << 20)
+            if not chunk:
+                break
+            h.update(chunk)
+            got += len(chunk)
+    return got, h.hexdigest()

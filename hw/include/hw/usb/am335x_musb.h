@@ -8,6 +8,8 @@
 
 #include "hw/sysbus.h"
 #include "hw/usb.h"
+#include "hw/usb/usb_gadget_host.h"
+#include "net/net.h"
 #include "hw/misc/am335x_timing.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
@@ -111,6 +113,10 @@ struct AM335xMusbState {
 
     /* With timing: the bus, busy while a transaction is on the wire */
     AM335xTimingResource bus;
+
+    /* The B-device's side: a PC on the port, with a netdev behind it */
+    NICConf host_conf;
+    USBGadgetHost gadget_host;
 
     /* Properties */
     bool timing;

@@ -1,0 +1,125 @@
+/*
+ * The PC on the far side of a USB device (gadget) port
+ *
+ * A USB host in QEMU for a guest that is the USB device: it gives the
+ * port VBUS, resets the device when its pull-up connects it, enumerates
+ * it over EP0 and binds the first CDC Ethernet (ECM) function it finds,
+ * as a PC's cdc_ether driver would.  Ethernet frames then cross between
+ * the function's bulk endpoints and a QEMU netdev.
+ *
+ * The controller of the port (the device side) answers the host's
+ * tokens through USBGadgetPortOps and calls usb_gadget_host_kick() when
+ * an endpoint it NAKed may have changed, so the host need not poll.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_USB_USB_GADGET_HOST_H
+#define HW_USB_USB_GADGET_HOST_H
+
+#include "net/net.h"
+#include "qemu/timer.h"
+
+/* A control transfer's data stage: the largest descriptor set we read */
+#define USB_GADGET_HOST_CTRL_MAX    1024
+/* An Ethernet frame, with room for a padding byte and VLAN tags */
+#define USB_GADGET_HOST_FRAME_MAX   1536
+
+typedef struct USBGadgetPortOps {
+    /* Bus reset; the device chirps and runs at high speed if it can */
+    void (*bus_reset)(void *opaque);
+    /*
+     * The host's transactions with the device at @addr.  @in returns the
+     * bytes received (0: a zero-length packet), @setup and @out 0 for an
+     * ACK; otherwise USB_RET_NAK, USB_RET_STALL or USB_RET_NODEV (nobody
+     * answered).
+     */
+    int (*setup)(void *opaque, uint8_t addr, const uint8_t *req);
+    int (*in)(void *opaque, uint8_t addr, int ep, uint8_t *buf, int max);
+    int (*out)(void *opaque, uint8_t addr, int ep, const uint8_t *buf,
+               int len);
+} USBGadgetPortOps;
+
+typedef enum USBGadgetHostState {
+    GADGET_HOST_DETACHED,
+    GADGET_HOST_DEBOUNCE,       /* the device pulled D+ up */
+    GADGET_HOST_RECOVERY,       /* after the reset */
+    GADGET_HOST_ENUMERATING,
+    GADGET_HOST_RUNNING,        /* the ECM data interface is on */
+    GADGET_HOST_FAILED,         /* nothing to bind, or it did not answer */
+} USBGadgetHostState;
+
+typedef enum USBGadgetHostStage {
+    GADGET_CTRL_IDLE,
+    GADGET_CTRL_SETUP,
+    GADGET_CTRL_DATA_IN,
+    GADGET_CTRL_DATA_OUT,
+    GADGET_CTRL_STATUS_IN,
+    GADGET_CTRL_STATUS_OUT,
+} USBGadgetHostStage;
+
+typedef struct USBGadgetHost {
+    NICState *nic;
+    const USBGadgetPortOps *ops;
+    void *opaque;
+    QEMUTimer timer;
+    bool timing;                /* packets take their wire time */
+
+    /* Migrated */
+    uint32_t state;             /* USBGadgetHostState */
+    bool connected;             /* the device's pull-up is on */
+    uint8_t addr;               /* the device's address */
+    uint8_t attempts;           /* enumerations tried since the connect */
+    uint8_t step;               /* enumeration: the request in flight */
+    uint8_t config_index;
+    uint8_t config_count;
+    uint8_t config_value;
+    uint8_t ctrl_iface;
+    uint8_t data_iface;
+    uint8_t data_alt;
+    uint8_t ep_in;
+    uint8_t ep_out;
+    uint8_t ep_notify;
+    uint16_t maxp_in;
+    uint16_t maxp_out;
+    uint16_t maxp_notify;
+    int64_t wake_ns;            /* the next time-out or delay, 0: none */
+
+    /* The control transfer in flight */
+    uint32_t stage;             /* USBGadgetHostStage */
+    uint8_t req[8];
+    uint8_t ctrl_buf[USB_GADGET_HOST_CTRL_MAX];
+    uint32_t ctrl_len;
+    uint32_t ctrl_pos;
+    int64_t ctrl_deadline_ns;
+
+    /* A frame from the device, and one to it */
+    uint8_t in_frame[USB_GADGET_HOST_FRAME_MAX];
+    uint32_t in_len;
+    bool in_overflow;
+    uint8_t out_frame[USB_GADGET_HOST_FRAME_MAX];
+    uint32_t out_len;
+    uint32_t out_pos;
+    bool out_zlp;
+    uint8_t notify[16];
+
+    /* Counters for tests and traces */
+    uint64_t frames_in;
+    uint64_t frames_out;
+} USBGadgetHost;
+
+extern const VMStateDescription vmstate_usb_gadget_host;
+
+/*
+ * A host with a netdev (@conf's peer) behind it; without one, the port
+ * has nothing plugged in and usb_gadget_host_present() is false.
+ */
+void usb_gadget_host_init(USBGadgetHost *h, NICConf *conf, DeviceState *dev,
+                          const USBGadgetPortOps *ops, void *opaque);
+bool usb_gadget_host_present(USBGadgetHost *h);
+/* The device's pull-up: the host sees it connect or go */
+void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected);
+/* The device changed an endpoint: the host tries its transactions again */
+void usb_gadget_host_kick(USBGadgetHost *h);
+void usb_gadget_host_reset(USBGadgetHost *h);
+
+#endif

@@ -1,0 +1,703 @@
+/*
+ * The PC on the far side of a USB device (gadget) port
+ *
+ * What a PC does when a board's USB device port is plugged into it: it
+ * powers VBUS, waits for the device to pull D+ up, resets the bus and
+ * enumerates the device on EP0 (GET_DESCRIPTOR, SET_ADDRESS,
+ * SET_CONFIGURATION), then binds a CDC Ethernet (ECM) function as Linux's
+ * cdc_ether would: SET_INTERFACE on the data interface's alternate
+ * setting with the bulk endpoints, a packet filter, then bulk IN and OUT
+ * for frames and the notification endpoint for the link state.  The
+ * frames go to and come from a QEMU netdev.
+ *
+ * The device side answers each transaction at once (data, ACK, NAK,
+ * STALL or no answer); a NAKed transaction waits for the device's kick.
+ * Time-outs and the bus's delays are in virtual time: the connect
+ * debounce (USB 2.0 7.1.7.3, 100 ms), the reset recovery (7.1.7.5,
+ * 10 ms), the SET_ADDRESS recovery (9.2.6.3, 2 ms) and Linux's 5 s
+ * control time-out; each control transfer starts in a new microframe.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/bswap.h"
+#include "qemu/host-utils.h"
+#include "hw/usb.h"
+#include "hw/usb/usb_gadget_host.h"
+#include "migration/vmstate.h"
+#include "trace.h"
+
+#define DEBOUNCE_NS         (100 * SCALE_MS)
+#define RESET_RECOVERY_NS   (10 * SCALE_MS)
+#define SET_ADDRESS_NS      (2 * SCALE_MS)
+#define CTRL_TIMEOUT_NS     (5 * NANOSECONDS_PER_SECOND)
+/* A host schedules a new control transfer in a later (micro)frame */
+#define MICROFRAME_NS       125000
+#define MAX_ATTEMPTS        3
+#define DEVICE_ADDRESS      1
+#define EP0_MAXP            64
+/* Transactions per run without timing before the host yields */
+#define RUN_BUDGET          256
+#define USB_HS_BIT_RATE     480000000
+
+/* CDC (USB CDC 1.2): ECM control interface, data interface, Union */
+#define CDC_CLASS_COMM          0x02
+#define CDC_SUBCLASS_ECM        0x06
+#define CDC_CLASS_DATA          0x0a
+#define CDC_UNION_TYPE          0x06
+#define CDC_SET_PACKET_FILTER   0x43
+#define CDC_NOTIFY_NETWORK_CONNECTION   0x00
+/* DIRECTED | BROADCAST | ALL_MULTICAST, as cdc_ether asks */
+#define CDC_FILTER_DEFAULT      0x000e
+
+enum {
+    STEP_DEVICE_64,
+    STEP_SET_ADDRESS,
+    STEP_DEVICE,
+    STEP_CONFIG_HEAD,
+    STEP_CONFIG,
+    STEP_SET_CONFIG,
+    STEP_SET_INTERFACE,
+    STEP_SET_FILTER,
+    STEP_COUNT
+};
+
+static void host_arm(USBGadgetHost *h, int64_t when)
+{
+    if (!timer_pending(&h->timer) || timer_expire_time_ns(&h->timer) > when) {
+        timer_mod(&h->timer, when);
+    }
+}
+
+static int64_t host_now(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+/* A high-speed bulk transaction: data plus 55 bytes of protocol */
+static int64_t host_wire_ns(uint32_t bytes)
+{
+    return muldiv64((bytes + 55) * 8ull, NANOSECONDS_PER_SECOND,
+                    USB_HS_BIT_RATE);
+}
+
+static void host_request(USBGadgetHost *h, uint8_t type, uint8_t request,
+                         uint16_t value, uint16_t index, uint16_t length)
+{
+    h->req[0] = type;
+    h->req[1] = request;
+    stw_le_p(&h->req[2], value);
+    stw_le_p(&h->req[4], index);
+    stw_le_p(&h->req[6], length);
+    h->ctrl_len = MIN(length, USB_GADGET_HOST_CTRL_MAX);
+    h->ctrl_pos = 0;
+    h->stage = GADGET_CTRL_SETUP;
+    h->ctrl_deadline_ns = host_now() + CTRL_TIMEOUT_NS;
+    trace_usb_gadget_host_request(h->addr, type, request, value, index,
+                                  length);
+}
+
+static void host_start_step(USBGadgetHost *h)
+{
+    switch (h->step) {
+    case STEP_DEVICE_64:
+        host_request(h, USB_DIR_IN, USB_REQ_GET_DESCRIPTOR,
+                     USB_DT_DEVICE << 8, 0, 64);
+        break;
+    case STEP_SET_ADDRESS:
+        host_request(h, USB_DIR_OUT, USB_REQ_SET_ADDRESS, DEVICE_ADDRESS,
+                     0, 0);
+        break;
+    case STEP_DEVICE:
+        host_request(h, USB_DIR_IN, USB_REQ_GET_DESCRIPTOR,
+                     USB_DT_DEVICE << 8, 0, 18);
+        break;
+    case STEP_CONFIG_HEAD:
+        host_request(h, USB_DIR_IN, USB_REQ_GET_DESCRIPTOR,
+                     USB_DT_CONFIG << 8 | h->config_index, 0, 9);
+        break;
+    case STEP_CONFIG:
+        host_request(h, USB_DIR_IN, USB_REQ_GET_DESCRIPTOR,
+                     USB_DT_CONFIG << 8 | h->config_index, 0,
+                     MIN(lduw_le_p(&h->ctrl_buf[2]),
+                         USB_GADGET_HOST_CTRL_MAX));
+        break;
+    case STEP_SET_CONFIG:
+        host_request(h, USB_DIR_OUT, USB_REQ_SET_CONFIGURATION,
+                     h->config_value, 0, 0);
+        break;
+    case STEP_SET_INTERFACE:
+        host_request(h, USB_DIR_OUT | USB_RECIP_INTERFACE,
+                     USB_REQ_SET_INTERFACE, h->data_alt, h->data_iface, 0);
+        break;
+    case STEP_SET_FILTER:
+        host_request(h, USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_INTERFACE,
+                     CDC_SET_PACKET_FILTER, CDC_FILTER_DEFAULT,
+                     h->ctrl_iface, 0);
+        break;
+    }
+}
+
+/*
+ * Find a CDC ECM function in the configuration descriptor set in
+ * ctrl_buf: its Union's data interface, and that interface's alternate
+ * setting with a bulk IN and a bulk OUT endpoint.  Every length is the
+ * guest's, so each descriptor is checked against the bytes received.
+ */
+static bool host_parse_config(USBGadgetHost *h)
+{
+    const uint8_t *d = h->ctrl_buf;
+    uint32_t len = h->ctrl_pos;
+    int comm_iface = -1, union_data = -1;
+    int cur_iface = -1, cur_alt = 0, cur_class = 0, cur_sub = 0;
+    uint8_t in = 0, out = 0, notify = 0;
+    uint16_t maxp_in = 0, maxp_out = 0, maxp_notify = 0;
+
+    if (len < 9) {
+        return false;
+    }
+    h->config_value = d[5];
+    for (uint32_t pos = 0; pos + 2 <= len;) {
+        uint8_t blen = d[pos], type = d[pos + 1];
+
+        if (blen < 2 || pos + blen > len) {
+            qemu_log_mask(LOG_GUEST_ERROR, "usb-gadget-host: bad descriptor "
+                          "length %u at offset %u\n", blen, pos);
+            return false;
+        }
+        if (type == USB_DT_INTERFACE && blen >= 9) {
+            /* The data interface's setting ends at the next interface */
+            if (cur_iface >= 0 && cur_iface == union_data && in && out) {
+                break;
+            }
+            cur_iface = d[pos + 2];
+            cur_alt = d[pos + 3];
+            cur_class = d[pos + 5];
+            cur_sub = d[pos + 6];
+            in = out = 0;
+            if (cur_class == CDC_CLASS_COMM && cur_sub == CDC_SUBCLASS_ECM &&
+                comm_iface < 0) {
+                comm_iface = cur_iface;
+            }
+        } else if (type == USB_DT_CS_INTERFACE && blen >= 5 &&
+                   d[pos + 2] == CDC_UNION_TYPE && cur_iface >= 0 &&
+                   cur_iface == comm_iface && d[pos + 3] == comm_iface) {
+            union_data = d[pos + 4];
+        } else if (type == USB_DT_ENDPOINT && blen >= 7 && cur_iface >= 0) {
+            uint8_t addr = d[pos + 2], attr = d[pos + 3] & 3;
+            uint16_t maxp = lduw_le_p(&d[pos + 4]) & 0x7ff;
+
+            if (cur_iface == comm_iface && attr == USB_ENDPOINT_XFER_INT &&
+                (addr & USB_DIR_IN)) {
+                notify = addr & 0xf;
+                maxp_notify = maxp;
+            } else if (cur_iface == union_data &&
+                       cur_class == CDC_CLASS_DATA &&
+                       attr == USB_ENDPOINT_XFER_BULK && maxp) {
+                if (addr & USB_DIR_IN) {
+                    in = addr & 0xf;
+                    maxp_in = maxp;
+                } else {
+                    out = addr & 0xf;
+                    maxp_out = maxp;
+                }
+            }
+        }
+        pos += blen;
+    }
+    if (union_data < 0 || cur_iface != union_data || !in || !out) {
+        return false;
+    }
+    h->ctrl_iface = comm_iface;
+    h->data_iface = union_data;
+    h->data_alt = cur_alt;
+    h->ep_in = in;
+    h->ep_out = out;
+    h->maxp_in = maxp_in;
+    h->maxp_out = maxp_out;
+    h->ep_notify = notify;
+    h->maxp_notify = MIN(maxp_notify, sizeof(h->notify));
+    return true;
+}
+
+static void host_bus_reset(USBGadgetHost *h)
+{
+    trace_usb_gadget_host_reset(h->attempts);
+    h->addr = 0;
+    h->stage = GADGET_CTRL_IDLE;
+    h->state = GADGET_HOST_RECOVERY;
+    h->wake_ns = host_now() + RESET_RECOVERY_NS;
+    h->in_len = 0;
+    h->out_len = 0;
+    h->ops->bus_reset(h->opaque);
+}
+
+/* The enumeration failed: reset and start again, a few times */
+static void host_enum_failed(USBGadgetHost *h, const char *why)
+{
+    trace_usb_gadget_host_failed(h->step, why);
+    if (++h->attempts < MAX_ATTEMPTS) {
+        host_bus_reset(h);
+        return;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "usb-gadget-host: the device did not "
+                  "enumerate (request %d: %s); giving up until it "
+                  "reconnects\n", h->step, why);
+    h->state = GADGET_HOST_FAILED;
+}
+
+/* A control transfer of the enumeration ended */
+static void host_step_done(USBGadgetHost *h, int status)
+{
+    h->stage = GADGET_CTRL_IDLE;
+    h->wake_ns = host_now() + MICROFRAME_NS;
+    if (status != USB_RET_SUCCESS) {
+        if (h->step == STEP_SET_FILTER) {
+            /* The filter is optional: a STALL leaves the default */
+            status = USB_RET_SUCCESS;
+        } else {
+            host_enum_failed(h, status == USB_RET_STALL ? "stalled"
+                                                        : "timed out");
+            return;
+        }
+    }
+    switch (h->step) {
+    case STEP_DEVICE_64:
+        if (h->ctrl_pos < 8 || h->ctrl_buf[1] != USB_DT_DEVICE) {
+            host_enum_failed(h, "bad device descriptor");
+            return;
+        }
+        break;
+    case STEP_SET_ADDRESS:
+        h->addr = DEVICE_ADDRESS;
+        h->wake_ns = host_now() + SET_ADDRESS_NS;
+        break;
+    case STEP_DEVICE:
+        if (h->ctrl_pos < 18 || h->ctrl_buf[1] != USB_DT_DEVICE ||
+            h->ctrl_buf[17] == 0) {
+            host_enum_failed(h, "bad device descriptor");
+            return;
+        }
+        h->config_count = h->ctrl_buf[17];
+        h->config_index = 0;
+        break;
+    case STEP_CONFIG_HEAD:
+        if (h->ctrl_pos < 9 || h->ctrl_buf[1] != USB_DT_CONFIG ||
+            lduw_le_p(&h->ctrl_buf[2]) < 9) {
+            host_enum_failed(h, "bad configuration descriptor");
+            return;
+        }
+        break;
+    case STEP_CONFIG:
+        if (!host_parse_config(h)) {
+            if (++h->config_index < h->config_count) {
+                h->step = STEP_CONFIG_HEAD;
+                return;
+            }
+            qemu_log_mask(LOG_UNIMP, "usb-gadget-host: the device offers "
+                          "no CDC ECM function in its %u configuration(s); "
+                          "nothing to bind\n", h->config_count);
+            h->state = GADGET_HOST_FAILED;
+            return;
+        }
+        trace_usb_gadget_host_function(h->config_value, h->data_iface,
+                                       h->data_alt, h->ep_in, h->ep_out,
+                                       h->maxp_in);
+        break;
+    }
+    if (++h->step == STEP_COUNT) {
+        h->state = GADGET_HOST_RUNNING;
+        trace_usb_gadget_host_running(h->addr);
+        qemu_flush_queued_packets(qemu_get_queue(h->nic));
+    }
+}
+
+/*
+ * One transaction of the control transfer in flight: true if the device
+ * answered it (the next may follow at once), false on a NAK or silence.
+ */
+static bool host_ctrl_run(USBGadgetHost *h, uint32_t *bytes)
+{
+    uint8_t packet[EP0_MAXP];
+    uint32_t n;
+    int r;
+
+    switch (h->stage) {
+    case GADGET_CTRL_SETUP:
+        r = h->ops->setup(h->opaque, h->addr, h->req);
+        if (r != USB_RET_SUCCESS) {
+            return false;
+        }
+        *bytes = 8;
+        if (!lduw_le_p(&h->req[6])) {
+            h->stage = GADGET_CTRL_STATUS_IN;
+        } else {
+            h->stage = (h->req[0] & USB_DIR_IN) ? GADGET_CTRL_DATA_IN
+                                               : GADGET_CTRL_DATA_OUT;
+        }
+        return true;
+    case GADGET_CTRL_DATA_IN:
+        r = h->ops->in(h->opaque, h->addr, 0, packet, EP0_MAXP);
+        if (r >= 0) {
+            n = MIN(r, h->ctrl_len - h->ctrl_pos);
+            memcpy(h->ctrl_buf + h->ctrl_pos, packet, n);
+            h->ctrl_pos += n;
+            *bytes = r;
+            if (r < EP0_MAXP || h->ctrl_pos >= h->ctrl_len) {
+                h->stage = GADGET_CTRL_STATUS_OUT;
+            }
+            return true;
+        }
+        break;
+    case GADGET_CTRL_DATA_OUT:
+        n = MIN(EP0_MAXP, h->ctrl_len - h->ctrl_pos);
+        r = h->ops->out(h->opaque, h->addr, 0, h->ctrl_buf + h->ctrl_pos, n);
+        if (r == USB_RET_SUCCESS) {
+            h->ctrl_pos += n;
+            *bytes = n;
+            if (h->ctrl_pos >= h->ctrl_len) {
+                h->stage = GADGET_CTRL_STATUS_IN;
+            }
+            return true;
+        }
+        break;
+    case GADGET_CTRL_STATUS_IN:
+        r = h->ops->in(h->opaque, h->addr, 0, packet, EP0_MAXP);
+        if (r >= 0) {
+            host_step_done(h, USB_RET_SUCCESS);
+            return true;
+        }
+        break;
+    case GADGET_CTRL_STATUS_OUT:
+        r = h->ops->out(h->opaque, h->addr, 0, NULL, 0);
+        if (r == USB_RET_SUCCESS) {
+            host_step_done(h, USB_RET_SUCCESS);
+            return true;
+        }
+        break;
+    default:
+        return false;
+    }
+    if (r == USB_RET_STALL) {
+        host_step_done(h, USB_RET_STALL);
+        return true;
+    }
+    return false;
+}
+
+static void host_frame_in_done(USBGadgetHost *h)
+{
+    if (h->in_overflow) {
+        qemu_log_mask(LOG_GUEST_ERROR, "usb-gadget-host: a frame from the "
+                      "device is longer than %d bytes; dropped\n",
+                      USB_GADGET_HOST_FRAME_MAX);
+    } else if (h->in_len) {
+        h->frames_in++;
+        trace_usb_gadget_host_frame_in(h->in_len);
+        qemu_send_packet(qemu_get_queue(h->nic), h->in_frame, h->in_len);
+    }
+    h->in_len = 0;
+    h->in_overflow = false;
+}
+
+/* One round of the data interface's endpoints: true if any answered */
+static bool host_data_run(USBGadgetHost *h, uint32_t *bytes)
+{
+    uint8_t packet[512];
+    uint32_t maxp = MIN(h->maxp_in, sizeof(packet));
+    int r;
+
+    r = h->ops->in(h->opaque, h->addr, h->ep_in, packet, maxp);
+    if (r >= 0) {
+        if (h->in_len + r > USB_GADGET_HOST_FRAME_MAX) {
+            h->in_overflow = true;
+        } else {
+            memcpy(h->in_frame + h->in_len, packet, r);
+            h->in_len += r;
+        }
+        /* A short packet ends the frame */
+        if (r < maxp) {
+            host_frame_in_done(h);
+        }
+        *bytes = r;
+        return true;
+    }
+    if (h->ep_notify) {
+        r = h->ops->in(h->opaque, h->addr, h->ep_notify, h->notify,
+                       h->maxp_notify);
+        if (r >= 0) {
+            if (r >= 8 && h->notify[1] == CDC_NOTIFY_NETWORK_CONNECTION) {
+                trace_usb_gadget_host_link(lduw_le_p(&h->notify[2]));
+            }
+            *bytes = r;
+            return true;
+        }
+    }
+    if (h->out_len) {
+        uint32_t n = MIN(h->maxp_out, h->out_len - h->out_pos);
+
+        if (n == 0 && !h->out_zlp) {
+            return false;
+        }
+        r = h->ops->out(h->opaque, h->addr, h->ep_out,
+                        h->out_frame + h->out_pos, n);
+        if (r != USB_RET_SUCCESS) {
+            return false;
+        }
+        h->out_pos += n;
+        if (n == 0) {
+            h->out_zlp = false;
+        }
+        if (h->out_pos == h->out_len && !h->out_zlp) {
+            h->frames_out++;
+            h->out_len = 0;
+            h->out_pos = 0;
+            qemu_flush_queued_packets(qemu_get_queue(h->nic));
+        }
+        *bytes = n;
+        return true;
+    }
+    return false;
+}
+
+static void host_run(USBGadgetHost *h)
+{
+    int64_t now = host_now();
+
+    for (int budget = RUN_BUDGET; budget > 0; budget--) {
+        uint32_t bytes = 0;
+        bool progress;
+
+        switch (h->state) {
+        case GADGET_HOST_DEBOUNCE:
+            if (now < h->wake_ns) {
+                host_arm(h, h->wake_ns);
+                return;
+            }
+            host_bus_reset(h);
+            continue;
+        case GADGET_HOST_RECOVERY:
+            if (now < h->wake_ns) {
+                host_arm(h, h->wake_ns);
+                return;
+            }
+            h->state = GADGET_HOST_ENUMERATING;
+            h->step = STEP_DEVICE_64;
+            h->wake_ns = 0;
+            continue;
+        case GADGET_HOST_ENUMERATING:
+            if (h->stage == GADGET_CTRL_IDLE) {
+                if (now < h->wake_ns) {
+                    host_arm(h, h->wake_ns);
+                    return;
+                }
+                host_start_step(h);
+            }
+            progress = host_ctrl_run(h, &bytes);
+            if (!progress && h->stage != GADGET_CTRL_IDLE) {
+                if (now >= h->ctrl_deadline_ns) {
+                    host_step_done(h, USB_RET_NODEV);
+                    continue;
+                }
+                /* Wait for the device, or give up at the deadline */
+                host_arm(h, h->ctrl_deadline_ns);
+                return;
+            }
+            break;
+        case GADGET_HOST_RUNNING:
+            progress = host_data_run(h, &bytes);
+            if (!progress) {
+                return;
+            }
+            break;
+        default:
+            return;
+        }
+        if (h->timing) {
+            /* The next transaction follows when this one left the wire */
+            host_arm(h, now + host_wire_ns(bytes));
+            return;
+        }
+    }
+    /* Out of budget: carry on after the rest of the machine had a turn */
+    host_arm(h, now);
+}
+
+static void host_timer_cb(void *opaque)
+{
+    host_run(opaque);
+}
+
+void usb_gadget_host_kick(USBGadgetHost *h)
+{
+    if (h->nic && h->state != GADGET_HOST_DETACHED &&
+        h->state != GADGET_HOST_FAILED) {
+        host_arm(h, host_now());
+    }
+}
+
+void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
+{
+    if (!h->nic || connected == h->connected) {
+        return;
+    }
+    h->connected = connected;
+    trace_usb_gadget_host_connect(connected);
+    h->stage = GADGET_CTRL_IDLE;
+    h->in_len = 0;
+    h->in_overflow = false;
+    h->out_len = 0;
+    h->out_pos = 0;
+    h->addr = 0;
+    if (connected) {
+        h->state = GADGET_HOST_DEBOUNCE;
+        h->attempts = 0;
+        h->wake_ns = host_now() + DEBOUNCE_NS;
+        host_arm(h, h->wake_ns);
+    } else {
+        h->state = GADGET_HOST_DETACHED;
+        timer_del(&h->timer);
+    }
+}
+
+bool usb_gadget_host_present(USBGadgetHost *h)
+{
+    return h->nic != NULL;
+}
+
+void usb_gadget_host_reset(USBGadgetHost *h)
+{
+    timer_del(&h->timer);
+    h->state = GADGET_HOST_DETACHED;
+    h->connected = false;
+    h->stage = GADGET_CTRL_IDLE;
+    h->addr = 0;
+    h->wake_ns = 0;
+    h->in_len = 0;
+    h->in_overflow = false;
+    h->out_len = 0;
+    h->out_pos = 0;
+    h->out_zlp = false;
+}
+
+static bool host_can_receive(NetClientState *nc)
+{
+    USBGadgetHost *h = qemu_get_nic_opaque(nc);
+
+    return h->state == GADGET_HOST_RUNNING && !h->out_len;
+}
+
+static ssize_t host_receive(NetClientState *nc, const uint8_t *buf,
+                            size_t size)
+{
+    USBGadgetHost *h = qemu_get_nic_opaque(nc);
+
+    if (h->state != GADGET_HOST_RUNNING) {
+        /* The PC's interface is down: the frame goes nowhere */
+        return size;
+    }
+    if (h->out_len) {
+        return 0;
+    }
+    if (size == 0 || size > USB_GADGET_HOST_FRAME_MAX) {
+        return size;
+    }
+    memcpy(h->out_frame, buf, size);
+    h->out_len = size;
+    h->out_pos = 0;
+    /* A frame of whole packets ends with a zero-length one (CDC 1.2, 3.8) */
+    h->out_zlp = size % h->maxp_out == 0;
+    usb_gadget_host_kick(h);
+    return size;
+}
+
+static NetClientInfo usb_gadget_host_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = host_can_receive,
+    .receive = host_receive,
+};
+
+void usb_gadget_host_init(USBGadgetHost *h, NICConf *conf, DeviceState *dev,
+                          const USBGadgetPortOps *ops, void *opaque)
+{
+    h->ops = ops;
+    h->opaque = opaque;
+    timer_init_ns(&h->timer, QEMU_CLOCK_VIRTUAL, host_timer_cb, h);
+    if (!conf->peers.ncs[0]) {
+        return;
+    }
+    qemu_macaddr_default_if_unset(&conf->macaddr);
+    h->nic = qemu_new_nic(&usb_gadget_host_net_info, conf,
+                          object_get_typename(OBJECT(dev)), dev->id,
+                          &dev->mem_reentrancy_guard, h);
+    qemu_format_nic_info_str(qemu_get_queue(h->nic), conf->macaddr.a);
+}
+
+static int usb_gadget_host_post_load(void *opaque, int version_id)
+{
+    USBGadgetHost *h = opaque;
+
+    if (h->state > GADGET_HOST_FAILED || h->stage > GADGET_CTRL_STATUS_OUT ||
+        h->step > STEP_COUNT || h->ctrl_len > USB_GADGET_HOST_CTRL_MAX ||
+        h->ctrl_pos > h->ctrl_len || h->in_len > USB_GADGET_HOST_FRAME_MAX ||
+        h->out_len > USB_GADGET_HOST_FRAME_MAX || h->out_pos > h->out_len ||
+        h->maxp_notify > sizeof(h->notify) ||
+        (h->state == GADGET_HOST_RUNNING && !h->maxp_out)) {
+        return -EINVAL;
+    }
+    if (!h->nic) {
+        h->state = GADGET_HOST_DETACHED;
+    }
+    return 0;
+}
+
+const VMStateDescription vmstate_usb_gadget_host = {
+    .name = "usb-gadget-host",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = usb_gadget_host_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_TIMER(timer, USBGadgetHost),
+        VMSTATE_UINT32(state, USBGadgetHost),
+        VMSTATE_BOOL(connected, USBGadgetHost),
+        VMSTATE_UINT8(addr, USBGadgetHost),
+        VMSTATE_UINT8(attempts, USBGadgetHost),
+        VMSTATE_UINT8(step, USBGadgetHost),
+        VMSTATE_UINT8(config_index, USBGadgetHost),
+        VMSTATE_UINT8(config_count, USBGadgetHost),
+        VMSTATE_UINT8(config_value, USBGadgetHost),
+        VMSTATE_UINT8(ctrl_iface, USBGadgetHost),
+        VMSTATE_UINT8(data_iface, USBGadgetHost),
+        VMSTATE_UINT8(data_alt, USBGadgetHost),
+        VMSTATE_UINT8(ep_in, USBGadgetHost),
+        VMSTATE_UINT8(ep_out, USBGadgetHost),
+        VMSTATE_UINT8(ep_notify, USBGadgetHost),
+        VMSTATE_UINT16(maxp_in, USBGadgetHost),
+        VMSTATE_UINT16(maxp_out, USBGadgetHost),
+        VMSTATE_UINT16(maxp_notify, USBGadgetHost),
+        VMSTATE_INT64(wake_ns, USBGadgetHost),
+        VMSTATE_UINT32(stage, USBGadgetHost),
+        VMSTATE_UINT8_ARRAY(req, USBGadgetHost, 8),
+        VMSTATE_UINT8_ARRAY(ctrl_buf, USBGadgetHost,
+                            USB_GADGET_HOST_CTRL_MAX),
+        VMSTATE_UINT32(ctrl_len, USBGadgetHost),
+        VMSTATE_UINT32(ctrl_pos, USBGadgetHost),
+        VMSTATE_INT64(ctrl_deadline_ns, USBGadgetHost),
+        VMSTATE_UINT8_ARRAY(in_frame, USBGadgetHost,
+                            USB_GADGET_HOST_FRAME_MAX),
+        VMSTATE_UINT32(in_len, USBGadgetHost),
+        VMSTATE_BOOL(in_overflow, USBGadgetHost),
+        VMSTATE_UINT8_ARRAY(out_frame, USBGadgetHost,
+                            USB_GADGET_HOST_FRAME_MAX),
+        VMSTATE_UINT32(out_len, USBGadgetHost),
+        VMSTATE_UINT32(out_pos, USBGadgetHost),
+        VMSTATE_BOOL(out_zlp, USBGadgetHost),
+        VMSTATE_UINT8_ARRAY(notify, USBGadgetHost, 16),
+        VMSTATE_UINT64(frames_in, USBGadgetHost),
+        VMSTATE_UINT64(frames_out, USBGadgetHost),
+        VMSTATE_END_OF_LIST()
+    }
+};
