@@ -25,6 +25,7 @@
 #include "qemu/bswap.h"
 #include "qemu/host-utils.h"
 #include "hw/usb.h"
+#include "net/eth.h"
 #include "hw/usb/usb_gadget_host.h"
 #include "migration/vmstate.h"
 #include "trace.h"
@@ -393,7 +394,10 @@ static void host_frame_in_done(USBGadgetHost *h)
         qemu_log_mask(LOG_GUEST_ERROR, "usb-gadget-host: a frame from the "
                       "device is longer than %d bytes; dropped\n",
                       USB_GADGET_HOST_FRAME_MAX);
-    } else if (h->in_len) {
+    } else if (h->in_len < ETH_HLEN) {
+        /* Shorter than an Ethernet header: usbnet drops it too */
+        trace_usb_gadget_host_runt(h->in_len);
+    } else {
         h->frames_in++;
         trace_usb_gadget_host_frame_in(h->in_len);
         qemu_send_packet(qemu_get_queue(h->nic), h->in_frame, h->in_len);
@@ -521,8 +525,12 @@ static void host_run(USBGadgetHost *h)
             return;
         }
     }
-    /* Out of budget: carry on after the rest of the machine had a turn */
-    host_arm(h, now);
+    /*
+     * Out of budget: carry on in the next microframe, after the rest of
+     * the machine had its turn (and virtual time moved on, even without
+     * timing: a device that never stops sending cannot stall the clock)
+     */
+    host_arm(h, now + MICROFRAME_NS);
 }
 
 static void host_timer_cb(void *opaque)

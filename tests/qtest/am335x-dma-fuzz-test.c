@@ -20,6 +20,12 @@
  *          bulk pipes fed by CPPI 4.1 descriptors whose lengths, buffers,
  *          links and queues go wrong, odd control requests, endpoint
  *          shapes, channel teardowns, queue manager regions, resets.
+ *   usb-gadget: USB0 as the peripheral, with the PC on its socket: the
+ *          PC's enumeration answered with descriptors now and then
+ *          damaged or overlong, late or wrong addresses, stalls, EP1's
+ *          packets by PIO and CPPI 4.1 DMA both ways while frames come
+ *          from the PC's netdev, the pull-up, role and resets flipping,
+ *          and time-outs that make the PC start over.
  *   mcasp: McASP0's transmitter and receiver fed and drained through
  *          the EDMA's cyclic PaRAM sets: any slot format, TDM, clock
  *          divider, FIFO level and serializer, buffers anywhere,
@@ -1079,6 +1085,244 @@ static void usb_step(Fuzz *f)
     }
 }
 
+/* ---- MUSB USB0 as the gadget, with the PC on its socket ---- */
+
+#define USB0_WRAP       0x47401000u
+#define G_IRQSTAT0      (USB0_WRAP + 0x30)
+#define G_IRQSTAT1      (USB0_WRAP + 0x34)
+#define G_IRQENABLESET0 (USB0_WRAP + 0x38)
+#define G_IRQENABLESET1 (USB0_WRAP + 0x3c)
+#define G_CTRL          (USB0_WRAP + 0x14)
+#define G_MODE          (USB0_WRAP + 0xe8)
+#define USB0_CORE       (USB0_WRAP + 0x400)
+#define G_FADDR         (USB0_CORE + 0x00)
+#define G_POWER         (USB0_CORE + 0x01)
+#define G_INDEX         (USB0_CORE + 0x0e)
+#define G_TXMAXP        (USB0_CORE + 0x10)
+#define G_CSR           (USB0_CORE + 0x12)      /* CSR0 or TXCSR */
+#define G_RXMAXP        (USB0_CORE + 0x14)
+#define G_RXCSR         (USB0_CORE + 0x16)
+#define G_COUNT         (USB0_CORE + 0x18)
+#define G_FIFO(n)       (USB0_CORE + 0x20 + 4 * (n))
+#define G_TXFIFOSZ      (USB0_CORE + 0x62)
+#define G_RXFIFOSZ      (USB0_CORE + 0x63)
+/* USB0's endpoint 1 is DMA channel 0 */
+#define G_CH            0
+
+/* An ECM function's descriptors, which the fuzzer damages now and then */
+static const uint8_t gadget_device[18] = {
+    18, 1, 0x00, 0x02, 2, 0, 0, 64, 0x6b, 0x1d, 0x04, 0x01, 0x00, 0x01,
+    0, 0, 0, 1,
+};
+static const uint8_t gadget_config[80] = {
+    9, 2, 80, 0, 2, 1, 0, 0xc0, 1,
+    9, 4, 0, 0, 1, 2, 6, 0, 0,
+    5, 0x24, 0x00, 0x10, 0x01,
+    5, 0x24, 0x06, 0, 1,
+    13, 0x24, 0x0f, 4, 0, 0, 0, 0, 0xea, 0x05, 0, 0, 0,
+    7, 5, 0x82, 3, 16, 0, 9,
+    9, 4, 1, 0, 0, 0x0a, 0, 0, 0,
+    9, 4, 1, 1, 2, 0x0a, 0, 0, 0,
+    7, 5, 0x81, 2, 0x00, 0x02, 0,
+    7, 5, 0x01, 2, 0x00, 0x02, 0,
+};
+
+/*
+ * EP0 as musb_gadget_ep0 runs it: the PC's request answered with the
+ * descriptors it asks for; unless @clean, now and then cut short,
+ * damaged or overlong, with a late or wrong address, a stall, stray
+ * CSR0 bits.  Returns the request it answered (0: none).
+ */
+static uint8_t gadget_ep0(Fuzz *f, bool clean)
+{
+    QTestState *qts = f->qts;
+    uint8_t req[8], data[96];
+    uint16_t csr;
+    int len = 0;
+
+    qtest_writeb(qts, G_INDEX, 0);
+    csr = qtest_readw(qts, G_CSR);
+    if (!clean && one_in(f, 8)) {
+        qtest_writew(qts, G_CSR, g_rand_int(f->r));
+        return 0;
+    }
+    if (!(csr & 0x0001)) {
+        /* Between requests: now and then an address of its own */
+        if (!clean && one_in(f, 16)) {
+            qtest_writeb(qts, G_FADDR, rnd(f, 4) ? 1 : rnd(f, 128));
+        }
+        return 0;
+    }
+    for (int i = 0; i < 8; i++) {
+        req[i] = qtest_readb(qts, G_FIFO(0));
+    }
+    if (req[0] == 0x80 && req[1] == 6) {
+        if (req[3] == 1) {
+            len = sizeof(gadget_device);
+            memcpy(data, gadget_device, len);
+        } else if (req[3] == 2) {
+            len = sizeof(gadget_config);
+            memcpy(data, gadget_config, len);
+        }
+        len = MIN(len, req[6] | req[7] << 8);
+        if (!clean && one_in(f, 6)) {
+            data[rnd(f, MAX(len, 1))] = g_rand_int(f->r);
+        }
+        if (!clean && one_in(f, 8)) {
+            len = rnd(f, sizeof(data));
+        }
+    }
+    if (!clean && one_in(f, 10)) {
+        qtest_writew(qts, G_CSR, 0x0040 | 0x0020);      /* STALL */
+        return req[1];
+    }
+    if (!len) {
+        qtest_writew(qts, G_CSR, 0x0040 | 0x0008);      /* no data stage */
+        if (req[1] == 5) {
+            /* The address takes effect after the status stage, or late */
+            qtest_clock_step(qts, clean ? 100000 : rnd(f, 3000000));
+            qtest_writeb(qts, G_FADDR, req[2] & 0x7f);
+        }
+        return req[1];
+    }
+    qtest_writew(qts, G_CSR, 0x0040);
+    for (int pos = 0; pos < len; pos += 64) {
+        int n = MIN(64, len - pos);
+
+        if (!clean && one_in(f, 16)) {
+            n += rnd(f, 8);
+        }
+        for (int i = 0; i < n; i++) {
+            qtest_writeb(qts, G_FIFO(0), data[(pos + i) % sizeof(data)]);
+        }
+        qtest_writew(qts, G_CSR, 0x0002 | (pos + 64 >= len ? 0x0008 : 0));
+        qtest_clock_step(qts, clean ? 200000 : 1000 + rnd(f, 200000));
+    }
+    return req[1];
+}
+
+/* B-device with its pull-up on; the PC's enumeration answered */
+static void gadget_setup(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+
+    qtest_writel(qts, USBSS_IRQ_ENABLE, ~0u);
+    qtest_writel(qts, G_IRQENABLESET0, 0xfffeffff);
+    qtest_writel(qts, G_IRQENABLESET1, 0x1f7);
+    qtest_writel(qts, G_MODE, 0x180);                   /* B-device */
+    qtest_writeb(qts, G_POWER, 0x20 | 0x40);            /* HSENAB, SOFTCONN */
+    /* Up to the packet filter, the PC's last request */
+    for (int i = 0; i < 2000; i++) {
+        qtest_clock_step(qts, 1000000);
+        if (gadget_ep0(f, true) == 0x43) {
+            break;
+        }
+    }
+    qtest_writeb(qts, G_INDEX, 1);
+    qtest_writew(qts, G_TXMAXP, 512);
+    qtest_writew(qts, G_RXMAXP, 512);
+    qtest_writeb(qts, G_TXFIFOSZ, 6);
+    qtest_writeb(qts, G_RXFIFOSZ, 6);
+    usb_qm_setup(f);
+    qtest_writel(qts, CPPI_RXHPCRA(G_CH), RX_FREE_Q(G_CH));
+    qtest_writel(qts, CPPI_RXGCR(G_CH), 0x81004000 | RX_COMPLETE_Q(G_CH));
+    qtest_writel(qts, CPPI_TXGCR(G_CH), 0x80000000);
+    cpsw_drain(f);
+}
+
+static void gadget_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    uint32_t ch = one_in(f, 6) ? rnd(f, 32) : G_CH;
+    uint32_t d, n;
+
+    cpsw_drain(f);
+    switch (rnd(f, 20)) {
+    case 0 ... 2:
+        gadget_ep0(f, false);
+        break;
+    case 3 ... 5:
+        /* EP1 IN by PIO: a packet of any size, or a zero-length one */
+        qtest_writeb(qts, G_INDEX, one_in(f, 8) ? rnd(f, 16) : 1);
+        n = one_in(f, 8) ? count(f, 0x1fff) : rnd(f, 513);
+        for (uint32_t i = 0; i < n; i += 4) {
+            qtest_writel(qts, G_FIFO(1), g_rand_int(f->r));
+        }
+        qtest_writew(qts, G_CSR, one_in(f, 6) ? g_rand_int(f->r)
+                                              : 0x2000 | 0x0001);
+        break;
+    case 6:
+        /* EP1 IN by DMA: TXCSR as txstate sets it, a descriptor queued */
+        qtest_writeb(qts, G_INDEX, 1);
+        qtest_writew(qts, G_CSR, 0x2000 | 0x1000 | 0x0400);
+        d = usb_desc(f, rnd(f, USB_DESCS), usb_queue(f, TX_COMPLETE_Q(G_CH)));
+        qtest_writel(qts, QUEUE_D(usb_queue(f, TX_SUBMIT_Q(ch))), d);
+        break;
+    case 7 ... 8:
+        /* EP1 OUT: the packet read and released, or the CSR anyhow */
+        qtest_writeb(qts, G_INDEX, one_in(f, 8) ? rnd(f, 16) : 1);
+        n = qtest_readw(qts, G_COUNT);
+        for (uint32_t i = 0; i < MIN(n, 600); i += 4) {
+            qtest_readl(qts, G_FIFO(1));
+        }
+        qtest_writew(qts, G_RXCSR, one_in(f, 4) ? g_rand_int(f->r) : 0);
+        break;
+    case 9:
+        /* RX by DMA (Linux does not, the hardware can) and completions */
+        qtest_writeb(qts, G_INDEX, 1);
+        qtest_writew(qts, G_RXCSR, 0x2000);
+        d = usb_desc(f, rnd(f, USB_DESCS), usb_queue(f, RX_COMPLETE_Q(G_CH)));
+        qtest_writel(qts, QUEUE_D(usb_queue(f, RX_FREE_Q(ch))), d);
+        qtest_readl(qts, QUEUE_D(usb_queue(f, one_in(f, 2) ?
+                                           TX_COMPLETE_Q(G_CH) :
+                                           RX_COMPLETE_Q(G_CH))));
+        break;
+    case 10:
+        /* A channel torn down or enabled again */
+        qtest_writel(qts, one_in(f, 2) ? CPPI_TXGCR(ch) : CPPI_RXGCR(ch),
+                     0x80000000 | (one_in(f, 2) ? 0x40000000 : 0) |
+                     (one_in(f, 2) ? 0x01004000 | RX_COMPLETE_Q(G_CH) : 0));
+        break;
+    case 11 ... 12:
+        /* Frames from the PC's netdev: the PC sends them to the gadget */
+        cpsw_inject(f);
+        break;
+    case 13:
+        /* Endpoint shapes: packet and FIFO sizes, at any index */
+        qtest_writeb(qts, G_INDEX, rnd(f, 16));
+        qtest_writew(qts, G_TXMAXP, count(f, 0xffff));
+        qtest_writew(qts, G_RXMAXP, count(f, 0xffff));
+        qtest_writeb(qts, G_TXFIFOSZ, g_rand_int(f->r));
+        qtest_writeb(qts, G_RXFIFOSZ, g_rand_int(f->r));
+        break;
+    case 14:
+        /* Statuses cleared; rarely the pull-up, the role, a soft reset */
+        qtest_writel(qts, G_IRQSTAT0, g_rand_int(f->r));
+        qtest_writel(qts, G_IRQSTAT1, g_rand_int(f->r));
+        switch (rnd(f, 32)) {
+        case 0:
+            qtest_writeb(qts, G_POWER, 0x20 | (one_in(f, 2) ? 0x40 : 0));
+            break;
+        case 1:
+            qtest_writel(qts, G_MODE, one_in(f, 4) ? 0x080 : 0x180);
+            break;
+        case 2:
+            qtest_writel(qts, G_CTRL, 1);
+            gadget_setup(f);
+            break;
+        case 3:
+            qtest_writeb(qts, G_FADDR, g_rand_int(f->r));
+            break;
+        }
+        break;
+    default:
+        /* Time: mostly short; now and then past the PC's time-outs */
+        qtest_clock_step(qts, one_in(f, 200) ? 6000000000LL
+                              : 1 + rnd(f, one_in(f, 4) ? 10000000 : 200000));
+        break;
+    }
+}
+
 /* ---- McASP0 fed and drained by the EDMA ---- */
 
 #define MCASP0          0x48038000u
@@ -2114,6 +2358,9 @@ int main(int argc, char **argv)
           "-blockdev null-co,node-name=stick,size=4194304,read-zeroes=on "
           "-device usb-storage,bus=usb-bus.1,port=1,drive=stick",
           usb_setup, usb_step },
+        { "usb-gadget", "beaglebone-black", 512 * MiB, NULL,
+          gadget_setup, gadget_step,
+          "-netdev socket,fd=%d,id=s0 -net nic,netdev=s0,model=usb-gadget" },
         { "mcasp", "beaglebone-black", 512 * MiB, NULL,
           mcasp_setup, mcasp_step },
         { "lcdc", "beaglebone-black", 512 * MiB, NULL,
