@@ -251,9 +251,10 @@ static uint32_t cpsw_chain(Fuzz *f, bool tx)
 
 /*
  * Sends what it can of the frames queued for the netdev, never blocking:
- * while the CPSW takes no frames, the netdev stops reading the socket.
+ * while the NIC (the CPSW, the PC on USB0) takes no frames, the netdev
+ * stops reading the socket.
  */
-static void cpsw_flush(Fuzz *f)
+static void netdev_flush(Fuzz *f)
 {
     while (f->out->len) {
         ssize_t n = send(f->sock[0], f->out->data, f->out->len, MSG_DONTWAIT);
@@ -265,8 +266,8 @@ static void cpsw_flush(Fuzz *f)
     }
 }
 
-/* One frame into port 1, in the socket netdev's stream framing */
-static void cpsw_inject(Fuzz *f)
+/* One frame into the NIC, in the socket netdev's stream framing */
+static void netdev_inject(Fuzz *f)
 {
     uint32_t len = one_in(f, 6) ? rnd(f, 16384) : rnd(f, 1600);
     uint32_t be = cpu_to_be32(len);
@@ -291,8 +292,8 @@ static void cpsw_inject(Fuzz *f)
     }
 }
 
-/* Takes what the CPSW sent, so that the netdev never stalls */
-static void cpsw_drain(Fuzz *f)
+/* Takes what the NIC sent, so that the netdev never stalls */
+static void netdev_drain(Fuzz *f)
 {
     static uint8_t buf[65536];
 
@@ -301,7 +302,7 @@ static void cpsw_drain(Fuzz *f)
     do {
         n = recv(f->sock[0], buf, sizeof(buf), MSG_DONTWAIT);
     } while (n > 0);
-    cpsw_flush(f);
+    netdev_flush(f);
 }
 
 static void cpsw_setup(Fuzz *f)
@@ -329,10 +330,10 @@ static void cpsw_step(Fuzz *f)
     QTestState *qts = f->qts;
     uint32_t ch = rnd(f, 8), v;
 
-    cpsw_drain(f);
+    netdev_drain(f);
     switch (rnd(f, 24)) {
     case 0 ... 4:
-        cpsw_inject(f);
+        netdev_inject(f);
         break;
     case 5 ... 7:
         qtest_writel(qts, RX_HDP(ch), cpsw_chain(f, false));
@@ -1227,7 +1228,7 @@ static void gadget_setup(Fuzz *f)
     qtest_writel(qts, CPPI_RXHPCRA(G_CH), RX_FREE_Q(G_CH));
     qtest_writel(qts, CPPI_RXGCR(G_CH), 0x81004000 | RX_COMPLETE_Q(G_CH));
     qtest_writel(qts, CPPI_TXGCR(G_CH), 0x80000000);
-    cpsw_drain(f);
+    netdev_drain(f);
 }
 
 static void gadget_step(Fuzz *f)
@@ -1236,7 +1237,7 @@ static void gadget_step(Fuzz *f)
     uint32_t ch = one_in(f, 6) ? rnd(f, 32) : G_CH;
     uint32_t d, n;
 
-    cpsw_drain(f);
+    netdev_drain(f);
     switch (rnd(f, 20)) {
     case 0 ... 2:
         gadget_ep0(f, false);
@@ -1285,7 +1286,7 @@ static void gadget_step(Fuzz *f)
         break;
     case 11 ... 12:
         /* Frames from the PC's netdev: the PC sends them to the gadget */
-        cpsw_inject(f);
+        netdev_inject(f);
         break;
     case 13:
         /* Endpoint shapes: packet and FIFO sizes, at any index */
