@@ -147,6 +147,8 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                              !cfg->pmic_power_en, &error_abort);
     object_property_set_bool(OBJECT(&soc->lcdc), "rb-crossed",
                              cfg->lcd_rb_crossed, &error_abort);
+    object_property_set_bool(OBJECT(&soc->tscadc), "touch-panel",
+                             cfg->touch_panel, &error_abort);
     qdev_prop_set_uint32(DEVICE(&soc->mcasp[cfg->audio_mcasp]), "ahclkx-hz",
                          cfg->audio_ahclkx_hz);
     if (machine->audiodev) {

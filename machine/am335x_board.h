@@ -28,6 +28,8 @@ typedef struct AM335xBoardConfig {
      * blue-and-red-wiring = "crossed").
      */
     bool lcd_rb_crossed;
+    /* A 4-wire resistive touch panel on the TSC's AIN0-3 */
+    bool touch_panel;
     /* The McASP whose serializers feed the board's audio output */
     int audio_mcasp;
     /* A clock on that McASP's AHCLKX pin, in Hz (0: none) */

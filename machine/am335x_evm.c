@@ -33,6 +33,8 @@ static const AM335xBoardConfig am335x_evm_config = {
     .ddr_mhz = 266,
     /* The 7" panel's red and blue lines are swapped (crossed) */
     .lcd_rb_crossed = true,
+    /* The LCD's 4-wire touch panel, on AIN0-3 */
+    .touch_panel = true,
     /* McASP1 to the TLV320AIC3106 codec, the bit clock master */
     .audio_mcasp = 1,
 };

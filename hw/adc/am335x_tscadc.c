@@ -28,10 +28,24 @@
  * script can stand in for a sensor or a potentiometer.  VREFN as input
  * converts to 0.  Averaging a constant input gives the input.
  *
- * Not modelled: the touchscreen's analog front end and pen detection, so
- * hardware-synchronized steps and the charge step never run (as on a
- * board with no panel touched); the hardware event input; differential
- * conversion (the positive input is converted); idle-mode wake-up.
+ * The touchscreen (a board with a panel: touch-panel=on): AIN0-3 are a
+ * 4-wire resistive panel's XP, XN, YP and YN (touch_panel_4wire.c; QEMU's
+ * absolute pointer is the finger).  With the TSC enabled in 4-wire mode
+ * (CTRL.TSC_ENB, AFE_Pen_Ctrl), each step's pen switches (XPP, XNN,
+ * YPP, YNN, XNP, YPN) drive the panel's terminals, and AIN0-3 convert the
+ * voltage the panel then gives.  The pen-down detector watches XP (weakly
+ * pulled up) while IDLECONFIG grounds the Y plate: a touch pulls it low,
+ * which raises HW_PEN_EVENT (asynchronous) and, while the pen stays down,
+ * starts sequences that run the enabled hardware-synchronized steps too,
+ * then the charge step (TS_CHARGE_STEPCONFIG for TS_CHARGE_DELAY clocks,
+ * enabled by STEPENABLE bit 0), after which the pen is checked: lifted,
+ * PEN_UP is raised with END_OF_SEQUENCE.  Our choice where the TRM says
+ * nothing: a pen lifted while no sequence runs raises PEN_UP at once, if
+ * a pen sequence ran since the last one.
+ *
+ * Not modelled: 5- and 8-wire panels; the hardware event input;
+ * differential conversion (the positive input is converted); the
+ * reference selections (VDDA and VSSA are assumed); idle-mode wake-up.
  *
  * Reference: AM335x Technical Reference Manual (SPRUH73), chapter 12.
  *
@@ -47,6 +61,7 @@
 #include "hw/adc/am335x_tscadc.h"
 #include "hw/irq.h"
 #include "hw/qdev-clock.h"
+#include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
 #include "migration/vmstate.h"
 #include "trace.h"
@@ -69,9 +84,13 @@ REG32(CTRL, 0x40)
     FIELD(CTRL, STEP_ID_TAG, 1, 1)
     FIELD(CTRL, STEPCONFIG_WRITE, 2, 1)
     FIELD(CTRL, POWER_DOWN, 4, 1)
+    FIELD(CTRL, AFE_PEN_CTRL, 5, 2)
+    FIELD(CTRL, TSC_ENB, 7, 1)
+    FIELD(CTRL, HW_EVENT_MAPPING, 8, 1)
 REG32(ADCSTAT, 0x44)
     FIELD(ADCSTAT, STEP_ID, 0, 5)
     FIELD(ADCSTAT, FSM_BUSY, 5, 1)
+    FIELD(ADCSTAT, PEN_IRQ0, 6, 1)
 REG32(ADCRANGE, 0x48)
     FIELD(ADCRANGE, LOW, 0, 12)
     FIELD(ADCRANGE, HIGH, 16, 12)
@@ -105,11 +124,14 @@ REG32(FIFO1DATA, 0x200)
     FIELD(FIFODATA, ADCCHNLID, 16, 4)
 
 /* The events: the same bits in IRQSTATUS_RAW, IRQSTATUS and IRQENABLE */
+#define IRQ_HW_PEN_ASYNC        BIT(0)
 #define IRQ_END_OF_SEQUENCE     BIT(1)
 #define IRQ_FIFO_THRESHOLD(f)   BIT(2 + 3 * (f))
 #define IRQ_FIFO_OVERRUN(f)     BIT(3 + 3 * (f))
 #define IRQ_FIFO_UNDERFLOW(f)   BIT(4 + 3 * (f))
 #define IRQ_OUT_OF_RANGE        BIT(8)
+#define IRQ_PEN_UP              BIT(9)
+#define IRQ_HW_PEN_SYNC         BIT(10)
 #define IRQ_ALL                 0x7ff
 
 /* REVISION as the silicon reports it; ti-sysc's "adc" quirk matches it */
@@ -118,9 +140,25 @@ REG32(FIFO1DATA, 0x200)
 /* STEPCONFIG modes (TRM table 12-24) */
 #define MODE_SW_ONESHOT         0
 #define MODE_SW_CONTINUOUS      1
+#define MODE_HW_ONESHOT         2
 
-/* ADCSTAT.STEP_ID while the sequencer is idle */
+/* ADCSTAT.STEP_ID while the sequencer is idle, and in the charge step */
 #define STEP_ID_IDLE            0x10
+#define STEP_ID_CHARGE          0x11
+
+/* STEPENABLE bit 0: the touchscreen's charge step */
+#define STEPENABLE_CHARGE       BIT(0)
+
+/* CTRL.AFE_Pen_Ctrl: a 4-wire panel */
+#define AFE_4WIRE               1
+
+/* The pen switches of STEPCONFIG, IDLECONFIG and TS_CHARGE_STEPCONFIG */
+#define SW_XPP                  BIT(5)      /* XP (AIN0) to VDDA */
+#define SW_XNN                  BIT(6)      /* XN (AIN1) to ground */
+#define SW_YPP                  BIT(7)      /* YP (AIN2) to VDDA */
+#define SW_YNN                  BIT(8)      /* YN (AIN3) to ground */
+#define SW_XNP                  BIT(9)      /* XN (AIN1) to VDDA */
+#define SW_YPN                  BIT(10)     /* YP (AIN2) to ground */
 
 /* SEL_INP: AIN0-7, then VREFN */
 #define INP_VREFN               8
@@ -198,7 +236,7 @@ static bool am335x_tscadc_can_run(AM335xTscAdcState *s)
 
 /*
  * The first step from @from on that software has enabled and that needs
- * no hardware event, or -1.
+ * no hardware event (or, in a sequence the pen started, any), or -1.
  */
 static int am335x_tscadc_next_step(AM335xTscAdcState *s, int from)
 {
@@ -206,7 +244,8 @@ static int am335x_tscadc_next_step(AM335xTscAdcState *s, int from)
         unsigned mode = FIELD_EX32(s->stepconfig[i], STEPCONFIG, MODE);
 
         if ((s->stepenable & BIT(i + 1)) &&
-            (mode == MODE_SW_ONESHOT || mode == MODE_SW_CONTINUOUS)) {
+            (mode == MODE_SW_ONESHOT || mode == MODE_SW_CONTINUOUS ||
+             s->hw_sequence)) {
             return i;
         }
     }
@@ -235,7 +274,39 @@ static void am335x_tscadc_begin_step(AM335xTscAdcState *s, int step)
               am335x_tscadc_step_ns(s, step));
 }
 
-/* Starts a sequence if the sequencer is idle and has work. */
+static bool am335x_tscadc_tsc_on(AM335xTscAdcState *s)
+{
+    return s->touch_panel && FIELD_EX32(s->ctrl, CTRL, TSC_ENB) &&
+           FIELD_EX32(s->ctrl, CTRL, AFE_PEN_CTRL) == AFE_4WIRE;
+}
+
+/*
+ * The pen-down detector: XP weakly pulled up while the idle step grounds
+ * the Y plate; a touch joins the plates and pulls XP low.
+ */
+static bool am335x_tscadc_pen_is_down(AM335xTscAdcState *s)
+{
+    return am335x_tscadc_tsc_on(s) && s->panel.touched &&
+           (s->idleconfig & (SW_YNN | SW_YPN));
+}
+
+static bool am335x_tscadc_hw_steps_enabled(AM335xTscAdcState *s)
+{
+    for (int i = 0; i < AM335X_TSCADC_NUM_STEPS; i++) {
+        unsigned mode = FIELD_EX32(s->stepconfig[i], STEPCONFIG, MODE);
+
+        if ((s->stepenable & BIT(i + 1)) && mode >= MODE_HW_ONESHOT) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Starts a sequence if the sequencer is idle and has work: with the pen
+ * down (the hardware event mapped to the pen), its HW-synchronized steps
+ * too.
+ */
 static void am335x_tscadc_kick(AM335xTscAdcState *s)
 {
     int step;
@@ -243,22 +314,84 @@ static void am335x_tscadc_kick(AM335xTscAdcState *s)
     if (s->busy || !am335x_tscadc_can_run(s)) {
         return;
     }
+    s->hw_sequence = am335x_tscadc_pen_is_down(s) &&
+                     !FIELD_EX32(s->ctrl, CTRL, HW_EVENT_MAPPING) &&
+                     am335x_tscadc_hw_steps_enabled(s);
     step = am335x_tscadc_next_step(s, 0);
-    if (step >= 0) {
-        am335x_tscadc_begin_step(s, step);
+    if (step < 0) {
+        s->hw_sequence = false;
+        return;
     }
+    if (s->hw_sequence) {
+        s->irq_raw |= IRQ_HW_PEN_SYNC;
+        s->pen_sampled = true;
+    }
+    am335x_tscadc_begin_step(s, step);
+}
+
+/* The pen went down or up, or the detector was armed or disarmed */
+static void am335x_tscadc_pen_update(AM335xTscAdcState *s)
+{
+    bool down = am335x_tscadc_pen_is_down(s);
+
+    if (down && !s->pen_down) {
+        s->irq_raw |= IRQ_HW_PEN_ASYNC;
+    }
+    if (!down && s->pen_down && !s->busy && s->pen_sampled) {
+        s->irq_raw |= IRQ_PEN_UP;
+        s->pen_sampled = false;
+    }
+    s->pen_down = down;
+    am335x_tscadc_kick(s);
 }
 
 static void am335x_tscadc_stop(AM335xTscAdcState *s)
 {
     timer_del(&s->step_timer);
     s->busy = false;
+    s->hw_sequence = false;
+    s->charging = false;
+}
+
+/* AIN0-3 with the TSC on: the panel's terminals as @config drives them */
+static uint16_t am335x_tscadc_panel_code(AM335xTscAdcState *s,
+                                         uint32_t config, unsigned inp)
+{
+    TouchPanelDrive drive[TOUCH_PANEL_TERMINALS] = { TOUCH_PANEL_OPEN };
+    double v;
+
+    if ((config & SW_XNN) && (config & SW_XNP)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: XNN and XNP short XN\n",
+                      __func__);
+    }
+    if ((config & SW_YPP) && (config & SW_YPN)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: YPP and YPN short YP\n",
+                      __func__);
+    }
+    drive[TOUCH_PANEL_XP] = config & SW_XPP ? TOUCH_PANEL_VDD
+                                            : TOUCH_PANEL_OPEN;
+    drive[TOUCH_PANEL_XN] = config & SW_XNN ? TOUCH_PANEL_GND :
+                            config & SW_XNP ? TOUCH_PANEL_VDD
+                                            : TOUCH_PANEL_OPEN;
+    drive[TOUCH_PANEL_YP] = config & SW_YPN ? TOUCH_PANEL_GND :
+                            config & SW_YPP ? TOUCH_PANEL_VDD
+                                            : TOUCH_PANEL_OPEN;
+    drive[TOUCH_PANEL_YN] = config & SW_YNN ? TOUCH_PANEL_GND
+                                            : TOUCH_PANEL_OPEN;
+    /* AIN0-3 are XP, XN, YP, YN in the panel's terminal order */
+    v = touch_panel_4wire_sense(&s->panel, drive, inp);
+    /* A floating input: the sampling capacitor drains to 0 */
+    return v < 0 ? 0 : lround(v * R_FIFODATA_ADCDATA_MASK);
 }
 
 static uint16_t am335x_tscadc_convert(AM335xTscAdcState *s, int step)
 {
-    unsigned inp = FIELD_EX32(s->stepconfig[step], STEPCONFIG, SEL_INP);
+    uint32_t config = s->stepconfig[step];
+    unsigned inp = FIELD_EX32(config, STEPCONFIG, SEL_INP);
 
+    if (inp < TOUCH_PANEL_TERMINALS && am335x_tscadc_tsc_on(s)) {
+        return am335x_tscadc_panel_code(s, config, inp);
+    }
     if (inp < AM335X_TSCADC_NUM_INPUTS) {
         return MIN(s->ain[inp], R_FIFODATA_ADCDATA_MASK);
     }
@@ -269,16 +402,46 @@ static uint16_t am335x_tscadc_convert(AM335xTscAdcState *s, int step)
     return 0;
 }
 
+/* The sequence is over: END_OF_SEQUENCE, and the next may start */
+static void am335x_tscadc_end_sequence(AM335xTscAdcState *s)
+{
+    s->irq_raw |= IRQ_END_OF_SEQUENCE;
+    s->busy = false;
+    s->hw_sequence = false;
+    /* Continuous steps still enabled, or the pen still down, go on */
+    am335x_tscadc_kick(s);
+}
+
+/* The charge step ended: the pen check, then the end of the sequence */
+static void am335x_tscadc_charge_done(AM335xTscAdcState *s)
+{
+    s->charging = false;
+    s->stepenable &= ~STEPENABLE_CHARGE;
+    s->pen_down = am335x_tscadc_pen_is_down(s);
+    if (!s->pen_down) {
+        s->irq_raw |= IRQ_PEN_UP;
+        s->pen_sampled = false;
+    }
+    trace_am335x_tscadc_charge(s->pen_down);
+    am335x_tscadc_end_sequence(s);
+    am335x_tscadc_update(s);
+}
+
 static void am335x_tscadc_step_done(void *opaque)
 {
     AM335xTscAdcState *s = AM335X_TSCADC(opaque);
     uint32_t config = s->stepconfig[s->step];
     int f = FIELD_EX32(config, STEPCONFIG, FIFO_SELECT);
+    unsigned mode = FIELD_EX32(config, STEPCONFIG, MODE);
     uint16_t value;
     uint32_t word;
     int next;
 
     if (!s->busy) {
+        return;
+    }
+    if (s->charging) {
+        am335x_tscadc_charge_done(s);
         return;
     }
     value = am335x_tscadc_convert(s, s->step);
@@ -293,18 +456,21 @@ static void am335x_tscadc_step_done(void *opaque)
          value > FIELD_EX32(s->adcrange, ADCRANGE, HIGH))) {
         s->irq_raw |= IRQ_OUT_OF_RANGE;
     }
-    if (FIELD_EX32(config, STEPCONFIG, MODE) == MODE_SW_ONESHOT) {
+    if (mode == MODE_SW_ONESHOT || mode == MODE_HW_ONESHOT) {
         s->stepenable &= ~BIT(s->step + 1);
     }
 
     next = am335x_tscadc_next_step(s, s->step + 1);
     if (next >= 0) {
         am335x_tscadc_begin_step(s, next);
+    } else if (s->hw_sequence && (s->stepenable & STEPENABLE_CHARGE)) {
+        /* The pen's sequence ends with the charge step */
+        s->charging = true;
+        timer_mod(&s->step_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  clock_ticks_to_ns(s->fclk, (uint64_t)s->charge_delay *
+                                    (s->clkdiv + 1)));
     } else {
-        s->irq_raw |= IRQ_END_OF_SEQUENCE;
-        s->busy = false;
-        /* Continuous steps still enabled start the next sequence */
-        am335x_tscadc_kick(s);
+        am335x_tscadc_end_sequence(s);
     }
     am335x_tscadc_update(s);
 }
@@ -333,8 +499,10 @@ static uint32_t am335x_tscadc_read_reg(AM335xTscAdcState *s, hwaddr addr)
     case A_CTRL:
         return s->ctrl;
     case A_ADCSTAT:
-        return s->busy ?
-            FIELD_DP32(s->step, ADCSTAT, FSM_BUSY, 1) : STEP_ID_IDLE;
+        return (!s->busy ? STEP_ID_IDLE :
+                FIELD_DP32(s->charging ? STEP_ID_CHARGE : s->step,
+                           ADCSTAT, FSM_BUSY, 1)) |
+               (am335x_tscadc_pen_is_down(s) ? R_ADCSTAT_PEN_IRQ0_MASK : 0);
     case A_ADCRANGE:
         return s->adcrange;
     case A_ADC_CLKDIV:
@@ -440,7 +608,7 @@ static void am335x_tscadc_write_reg(AM335xTscAdcState *s, hwaddr addr,
             /* Disabling the subsystem stops the sequencer at once */
             am335x_tscadc_stop(s);
         }
-        am335x_tscadc_kick(s);
+        am335x_tscadc_pen_update(s);
         break;
     case A_ADCRANGE:
         s->adcrange = value & ADCRANGE_MASK;
@@ -458,6 +626,7 @@ static void am335x_tscadc_write_reg(AM335xTscAdcState *s, hwaddr addr,
     case A_IDLECONFIG:
         if (am335x_tscadc_step_regs_writable(s, addr)) {
             s->idleconfig = value & STEPCONFIG_MASK;
+            am335x_tscadc_pen_update(s);
         }
         break;
     case A_TS_CHARGE_STEPCONFIG:
@@ -574,12 +743,37 @@ static void am335x_tscadc_reset_enter(Object *obj, ResetType type)
         s->fifo[f].dma_req = 0;
     }
     s->step = 0;
+    s->pen_down = false;
+    s->pen_sampled = false;
 }
 
 static void am335x_tscadc_reset_hold(Object *obj, ResetType type)
 {
     am335x_tscadc_update(AM335X_TSCADC(obj));
 }
+
+static void am335x_tscadc_input_event(DeviceState *dev, QemuConsole *src,
+                                      InputEvent *evt)
+{
+    touch_panel_4wire_event(&AM335X_TSCADC(dev)->panel, evt);
+}
+
+static void am335x_tscadc_input_sync(DeviceState *dev)
+{
+    AM335xTscAdcState *s = AM335X_TSCADC(dev);
+
+    if (touch_panel_4wire_sync(&s->panel)) {
+        am335x_tscadc_pen_update(s);
+        am335x_tscadc_update(s);
+    }
+}
+
+static const QemuInputHandler am335x_tscadc_input = {
+    .name = "AM335x touch panel",
+    .mask = TOUCH_PANEL_INPUT_MASK,
+    .event = am335x_tscadc_input_event,
+    .sync = am335x_tscadc_input_sync,
+};
 
 static void am335x_tscadc_realize(DeviceState *dev, Error **errp)
 {
@@ -593,6 +787,10 @@ static void am335x_tscadc_realize(DeviceState *dev, Error **errp)
     memory_region_init_io(&s->iomem, OBJECT(s), &am335x_tscadc_ops, s,
                           TYPE_AM335X_TSCADC, AM335X_TSCADC_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->iomem);
+    if (s->touch_panel) {
+        s->input = qemu_input_handler_register(dev, &am335x_tscadc_input);
+        qemu_input_handler_activate(s->input);
+    }
 }
 
 static void am335x_tscadc_init(Object *obj)
@@ -628,6 +826,9 @@ static int am335x_tscadc_post_load(void *opaque, int version_id)
     if (s->step >= AM335X_TSCADC_NUM_STEPS) {
         return -EINVAL;
     }
+    if (!s->touch_panel && s->panel.touched) {
+        return -EINVAL;
+    }
     return 0;
 }
 
@@ -648,8 +849,8 @@ static const VMStateDescription vmstate_am335x_tscadc_fifo = {
 
 static const VMStateDescription vmstate_am335x_tscadc = {
     .name = TYPE_AM335X_TSCADC,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = am335x_tscadc_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_TIMER(step_timer, AM335xTscAdcState),
@@ -678,8 +879,28 @@ static const VMStateDescription vmstate_am335x_tscadc = {
         VMSTATE_UINT8(step, AM335xTscAdcState),
         VMSTATE_UINT16_ARRAY(ain, AM335xTscAdcState,
                              AM335X_TSCADC_NUM_INPUTS),
+        VMSTATE_BOOL(hw_sequence, AM335xTscAdcState),
+        VMSTATE_BOOL(charging, AM335xTscAdcState),
+        VMSTATE_BOOL(pen_down, AM335xTscAdcState),
+        VMSTATE_BOOL(pen_sampled, AM335xTscAdcState),
+        VMSTATE_STRUCT(panel, AM335xTscAdcState, 2, vmstate_touch_panel_4wire,
+                       TouchPanel4Wire),
         VMSTATE_END_OF_LIST()
     }
+};
+
+static const Property am335x_tscadc_properties[] = {
+    /* The board has a 4-wire panel on AIN0-3 (the EVM's LCD has one) */
+    DEFINE_PROP_BOOL("touch-panel", AM335xTscAdcState, touch_panel, false),
+    /* ti,x-plate-resistance in the AM335x EVM's device tree */
+    DEFINE_PROP_UINT32("x-plate-ohms", AM335xTscAdcState, panel.x_plate_ohms,
+                       200),
+    /* Not in the DT: taken as the X plate's */
+    DEFINE_PROP_UINT32("y-plate-ohms", AM335xTscAdcState, panel.y_plate_ohms,
+                       200),
+    /* A finger's contact, of the order of the plates' */
+    DEFINE_PROP_UINT32("touch-ohms", AM335xTscAdcState, panel.touch_ohms,
+                       400),
 };
 
 static void am335x_tscadc_class_init(ObjectClass *klass, void *data)
@@ -687,6 +908,7 @@ static void am335x_tscadc_class_init(ObjectClass *klass, void *data)
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);
 
+    device_class_set_props(dc, am335x_tscadc_properties);
     dc->realize = am335x_tscadc_realize;
     dc->vmsd = &vmstate_am335x_tscadc;
     dc->desc = "TI AM335x touchscreen controller and ADC";

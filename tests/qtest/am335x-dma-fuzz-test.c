@@ -36,7 +36,10 @@
  *          resets mid-frame.
  *   tscadc: the ADC's sequencer filling its FIFOs and the EDMA draining
  *          them: any step, delay, divider, FIFO and DMA request level,
- *          PaRAM sets gone wrong, the CPU reading the FIFOs too.
+ *          PaRAM sets gone wrong, the CPU reading the FIFOs too;
+ *   tscadc-evm: the same on the EVM, with its touch panel touched, moved
+ *          and lifted at any time while the TSC's mode, pen switches,
+ *          idle and charge steps change;
  *   dcan:  DCAN0 and DCAN1 on one CAN bus, message objects written and
  *          read through IF1 and IF2 with any number, identifier, mask
  *          and DLC, remote frames answered, loopback and silent modes,
@@ -63,6 +66,7 @@
 #include "qemu/units.h"
 #include "libqtest.h"
 #include "am335x-qtest.h"
+#include "qobject/qdict.h"
 #include <sys/socket.h>
 
 #define DDR_BASE        0x80000000u
@@ -1634,6 +1638,9 @@ static void lcdc_step(Fuzz *f)
 #define ADC_RANGE       (TSCADC + 0x48)
 #define ADC_CLKDIV      (TSCADC + 0x4c)
 #define ADC_STEPENABLE  (TSCADC + 0x54)
+#define ADC_IDLECONFIG  (TSCADC + 0x58)
+#define ADC_CHARGECONFIG (TSCADC + 0x5c)
+#define ADC_CHARGEDELAY (TSCADC + 0x60)
 #define ADC_STEPCONFIG(n) (TSCADC + 0x64 + 8 * ((n) - 1))
 #define ADC_STEPDELAY(n) (TSCADC + 0x68 + 8 * ((n) - 1))
 #define ADC_FIFOTHRESHOLD(n) (TSCADC + 0xe8 + 12 * (n))
@@ -1776,6 +1783,83 @@ static void adc_step(Fuzz *f)
     default:
         qtest_clock_step(qts, 1 + rnd(f, one_in(f, 4) ? 10000000 : 100000));
         break;
+    }
+}
+
+/*
+ * The EVM's touchscreen too: the finger (QEMU's absolute pointer, through
+ * QMP) down, moving and up at any time, the TSC switched on and off in
+ * 4-wire mode or another, steps with the pen switches (hardware-
+ * synchronized ones among them), the idle and charge steps anyhow.
+ */
+static void adc_touch_step(Fuzz *f)
+{
+    QTestState *qts = f->qts;
+    QDict *resp;
+
+    switch (rnd(f, 7)) {
+    case 6:
+        /* ti_am335x_tsc's set-up for the EVM: Y x5, Z1, Z2, X x5 */
+        qtest_writel(qts, ADC_CTRL, 0xa6);
+        qtest_writel(qts, ADC_IDLECONFIG, 0x440500);
+        qtest_writel(qts, ADC_CTRL, 0xa7);
+        for (uint32_t n = 5; n <= 16; n++) {
+            qtest_writel(qts, ADC_STEPCONFIG(n),
+                         n <= 9 ? 0x440192 : n == 10 ? 0x4400d2 :
+                         n == 11 ? 0x5c00d2 : 0x540072);
+        }
+        qtest_writel(qts, ADC_CHARGECONFIG, 0x440500);
+        qtest_writel(qts, ADC_CHARGEDELAY, 0x400);
+        qtest_writel(qts, ADC_STEPENABLE, 0x1ffe1);
+        /* Its sequences run while the finger moves, as the driver reads */
+        for (int i = rnd(f, 8); i; i--) {
+            resp = qtest_qmp(qts, "{ 'execute': 'input-send-event', "
+                "'arguments': { 'events': ["
+                " { 'type': 'abs', 'data': { 'axis': 'x', 'value': %d } },"
+                " { 'type': 'btn', 'data': { 'down': %i, 'button': 'left' }"
+                " } ] } }", rnd(f, 0x8000), !one_in(f, 4));
+            qobject_unref(resp);
+            qtest_clock_step(qts, rnd(f, 3000000));
+            qtest_readl(qts, ADC_FIFODATA(0));
+            qtest_writel(qts, ADC_IRQSTATUS, g_rand_int(f->r));
+            qtest_writel(qts, ADC_STEPENABLE, 0x1ffe1);
+        }
+        break;
+    case 0 ... 2:
+        resp = qtest_qmp(qts, "{ 'execute': 'input-send-event', "
+            "'arguments': { 'events': ["
+            " { 'type': 'abs', 'data': { 'axis': 'x', 'value': %d } },"
+            " { 'type': 'abs', 'data': { 'axis': 'y', 'value': %d } },"
+            " { 'type': 'btn', 'data': { 'down': %i, 'button': 'left' } }"
+            " ] } }", rnd(f, 0x8000), rnd(f, 0x8000), !one_in(f, 3));
+        qobject_unref(resp);
+        break;
+    case 3:
+        qtest_writel(qts, ADC_CTRL, one_in(f, 4) ? g_rand_int(f->r)
+                     : 0x6 | rnd(f, 2) | (rnd(f, 4) << 5) | (rnd(f, 4) << 7));
+        break;
+    case 4:
+        /* A step with pen switches: X, Y or Z as Linux's, or any */
+        qtest_writel(qts, ADC_STEPCONFIG(1 + rnd(f, 16)),
+                     rnd(f, 4) | rnd(f, 5) << 2 |
+                     (one_in(f, 2) ? rnd(f, 128) << 5 : 0x60) |
+                     rnd(f, 9) << 19 | rnd(f, 2) << 26);
+        qtest_writel(qts, ADC_STEPENABLE, rnd(f, 0x20000));
+        break;
+    default:
+        qtest_writel(qts, one_in(f, 2) ? ADC_IDLECONFIG : ADC_CHARGECONFIG,
+                     one_in(f, 2) ? 0x440500 : g_rand_int(f->r));
+        qtest_writel(qts, ADC_CHARGEDELAY, count(f, 0x3ffff));
+        break;
+    }
+}
+
+static void adc_evm_step(Fuzz *f)
+{
+    if (one_in(f, 4)) {
+        adc_touch_step(f);
+    } else {
+        adc_step(f);
     }
 }
 
@@ -2368,6 +2452,8 @@ int main(int argc, char **argv)
           lcdc_setup, lcdc_step },
         { "tscadc", "beaglebone-black", 512 * MiB, NULL,
           adc_setup, adc_step },
+        { "tscadc-evm", "am335x-evm", 256 * MiB, NULL,
+          adc_setup, adc_evm_step },
         { "dcan", "beaglebone-black", 512 * MiB,
           "-object can-bus,id=can -machine canbus0=can,canbus1=can",
           dcan_setup, dcan_step },

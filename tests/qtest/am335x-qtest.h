@@ -83,7 +83,8 @@ static inline void am335x_enable_modules(QTestState *qts)
     for (uint32_t a = 0x44e00014; a < 0x44e00150; a += 4) {
         qtest_writel(qts, a, 2);
     }
-    for (uint32_t a = 0x44e00400; a < 0x44e00428; a += 4) {
+    /* CM_WKUP, up to WDT1 (ADC_TSC_CLKCTRL is at 0x4bc) */
+    for (uint32_t a = 0x44e00400; a < 0x44e004d8; a += 4) {
         qtest_writel(qts, a, 2);
     }
 }

@@ -28,6 +28,8 @@
 #define ADCRANGE            0x48
 #define ADC_CLKDIV          0x4c
 #define STEPENABLE          0x54
+#define IDLECONFIG          0x58
+#define TS_CHARGE_STEPCONFIG 0x5c
 #define TS_CHARGE_DELAY     0x60
 #define STEPCONFIG(n)       (0x64 + ((n) - 1) * 8)
 #define STEPDELAY(n)        (0x68 + ((n) - 1) * 8)
@@ -62,6 +64,20 @@
 
 #define ADCSTAT_IDLE        0x10
 #define ADCSTAT_BUSY        BIT(5)
+#define ADCSTAT_PEN_IRQ0    BIT(6)
+
+/* The touchscreen, as Linux's ti_am335x_tsc sets it up for the EVM */
+#define IRQ_HW_PEN          BIT(0)
+#define IRQ_PEN_UP          BIT(9)
+#define IRQ_HW_PEN_SYNC     BIT(10)
+#define CTRL_4WIRE          BIT(5)
+#define CTRL_TSC_ENB        BIT(7)
+#define SW_XPP              BIT(5)
+#define SW_XNN              BIT(6)
+#define SW_YPP              BIT(7)
+#define SW_YNN              BIT(8)
+#define SW_YPN              BIT(10)
+#define INM_ADCREFM         (8 << 15)
 
 #define CM_WKUP_ADC_TSC_CLKCTRL 0x44e004bc
 
@@ -305,6 +321,210 @@ static void test_hw_synchronized(void)
     qtest_quit(qts);
 }
 
+/*
+ * The touchscreen as ti_am335x_tsc programs it for the EVM: five Y
+ * readouts (steps 5-9), Z1 and Z2 (10, 11), five X readouts (12-16), the
+ * charge step, FIFO0's threshold at 12 words.
+ */
+static void tsc_setup(QTestState *qts)
+{
+    uint32_t hw = MODE_HW_ONESHOT | AVG(4) | INM_ADCREFM;
+
+    adc_write(qts, CTRL, CTRL_STEP_ID_TAG | CTRL_WRITE | CTRL_4WIRE |
+              CTRL_TSC_ENB);
+    adc_write(qts, IDLECONFIG, SW_YNN | SW_YPN | INM_ADCREFM | INP(8));
+    adc_write(qts, CTRL, CTRL_RUN | CTRL_4WIRE | CTRL_TSC_ENB);
+    for (int n = 5; n <= 9; n++) {
+        adc_write(qts, STEPCONFIG(n), hw | SW_YPP | SW_YNN | INP(0));
+    }
+    adc_write(qts, STEPCONFIG(10), hw | SW_YPP | SW_XNN | INP(0));
+    adc_write(qts, STEPCONFIG(11), hw | SW_YPP | SW_XNN | INP(3));
+    for (int n = 12; n <= 16; n++) {
+        adc_write(qts, STEPCONFIG(n), hw | SW_XPP | SW_XNN | INP(2));
+    }
+    adc_write(qts, TS_CHARGE_STEPCONFIG, SW_YNN | SW_YPN | INM_ADCREFM |
+              INP(8));
+    adc_write(qts, TS_CHARGE_DELAY, 0x400);
+    adc_write(qts, FIFO0THRESHOLD, 11);
+    adc_write(qts, IRQENABLE_SET, IRQ_THRESHOLD(0) | IRQ_EOS);
+    adc_write(qts, STEPENABLE, 0x1ffe1);
+}
+
+/* The finger: QEMU's absolute pointer, @x and @y in 0..1 */
+static void finger(QTestState *qts, bool down, double x, double y)
+{
+    qtest_qmp_assert_success(qts, "{ 'execute': 'input-send-event', "
+        "'arguments': { 'events': ["
+        " { 'type': 'abs', 'data': { 'axis': 'x', 'value': %d } },"
+        " { 'type': 'abs', 'data': { 'axis': 'y', 'value': %d } },"
+        " { 'type': 'btn', 'data': { 'down': %i, 'button': 'left' } } ] } }",
+        (int)(x * 0x7fff + 0.5), (int)(y * 0x7fff + 0.5),
+        down);
+}
+
+/*
+ * One sequence's 12 words, as an ideal panel gives them (200-ohm plates,
+ * 400-ohm touch): X and Y are the dividers; Z1 (XP) and Z2 (YN) the
+ * touch's share of the current from YP to XN.
+ */
+static void check_sequence(QTestState *qts, double x, double y)
+{
+    uint32_t want[12];
+    double d;
+
+    /* Where the finger is: QEMU's axes have 0x7fff steps */
+    x = (int)(x * 0x7fff + 0.5) / (double)0x7fff;
+    y = (int)(y * 0x7fff + 0.5) / (double)0x7fff;
+    d = 200 * (1 - y) + 400 + 200 * x;
+
+    for (int i = 0; i < 5; i++) {
+        want[i] = (uint32_t)(y * 4095 + 0.5);
+        want[7 + i] = (uint32_t)(x * 4095 + 0.5);
+    }
+    want[5] = (uint32_t)(200 * x / d * 4095 + 0.5);
+    want[6] = (uint32_t)((400 + 200 * x) / d * 4095 + 0.5);
+    g_assert_cmpuint(adc_read(qts, FIFO0COUNT), ==, 12);
+    for (int i = 0; i < 12; i++) {
+        uint32_t word = adc_read(qts, FIFO0DATA);
+
+        /* Tagged with its step: 5-16, counted from 0 */
+        g_assert_cmpuint(word >> 16, ==, 4 + i);
+        g_assert_cmpuint(word & 0xfff, ==, want[i]);
+    }
+}
+
+/* A touch: HW_PEN, then pen sequences until the pen lifts: PEN_UP */
+static void test_touch(void)
+{
+    QTestState *qts = start();
+    uint32_t raw;
+
+    tsc_setup(qts);
+    qtest_clock_step(qts, SEC / 100);
+    /* Nobody touches: the hardware-synchronized steps wait */
+    g_assert_cmpuint(adc_read(qts, FIFO0COUNT), ==, 0);
+    g_assert_cmphex(adc_read(qts, IRQSTATUS_RAW), ==, 0);
+    g_assert_cmphex(adc_read(qts, ADCSTAT), ==, ADCSTAT_IDLE);
+
+    finger(qts, true, 0.25, 0.75);
+    g_assert_cmphex(adc_read(qts, IRQSTATUS_RAW) & IRQ_HW_PEN, ==,
+                    IRQ_HW_PEN);
+    g_assert_cmphex(adc_read(qts, ADCSTAT) & (ADCSTAT_BUSY |
+                    ADCSTAT_PEN_IRQ0), ==, ADCSTAT_BUSY | ADCSTAT_PEN_IRQ0);
+    qtest_clock_step(qts, SEC / 500);
+    raw = adc_read(qts, IRQSTATUS_RAW);
+    g_assert_cmphex(raw, ==, IRQ_HW_PEN | IRQ_HW_PEN_SYNC | IRQ_EOS |
+                    IRQ_THRESHOLD(0));
+    /* The one-shot steps and the charge step ran; the driver re-arms */
+    g_assert_cmphex(adc_read(qts, STEPENABLE), ==, 0);
+    g_assert_cmphex(adc_read(qts, ADCSTAT), ==,
+                    ADCSTAT_IDLE | ADCSTAT_PEN_IRQ0);
+    check_sequence(qts, 0.25, 0.75);
+    adc_write(qts, IRQSTATUS, raw);
+
+    /* Moved: the next sequence reads the new place */
+    finger(qts, true, 0.5, 0.5);
+    adc_write(qts, STEPENABLE, 0x1ffe1);
+    qtest_clock_step(qts, SEC / 500);
+    check_sequence(qts, 0.5, 0.5);
+    adc_write(qts, IRQSTATUS, adc_read(qts, IRQSTATUS_RAW));
+
+    /* Lifted mid-sequence: the charge step's pen check says so */
+    adc_write(qts, STEPENABLE, 0x1ffe1);
+    qtest_clock_step(qts, SEC / 2000);
+    finger(qts, false, 0.5, 0.5);
+    qtest_clock_step(qts, SEC / 500);
+    raw = adc_read(qts, IRQSTATUS_RAW);
+    g_assert_cmphex(raw & (IRQ_PEN_UP | IRQ_EOS), ==, IRQ_PEN_UP | IRQ_EOS);
+    g_assert_cmphex(adc_read(qts, ADCSTAT), ==, ADCSTAT_IDLE);
+    adc_write(qts, IRQSTATUS, raw);
+    /* Re-armed with the pen up: nothing runs */
+    adc_write(qts, STEPENABLE, 0x1ffe1);
+    qtest_clock_step(qts, SEC / 100);
+    g_assert_cmphex(adc_read(qts, IRQSTATUS_RAW), ==, 0);
+    qtest_quit(qts);
+}
+
+/* Lifted between sequences: PEN_UP at once */
+static void test_touch_release_idle(void)
+{
+    QTestState *qts = start();
+
+    tsc_setup(qts);
+    finger(qts, true, 0.1, 0.9);
+    qtest_clock_step(qts, SEC / 500);
+    g_assert_cmphex(adc_read(qts, STEPENABLE), ==, 0);
+    adc_write(qts, IRQSTATUS, adc_read(qts, IRQSTATUS_RAW));
+    finger(qts, false, 0.1, 0.9);
+    g_assert_cmphex(adc_read(qts, IRQSTATUS_RAW), ==, IRQ_PEN_UP);
+    g_assert_cmphex(adc_read(qts, ADCSTAT), ==, ADCSTAT_IDLE);
+    qtest_quit(qts);
+}
+
+/*
+ * Untouched, the plates do not meet: a step that drives one plate and
+ * senses the other reads a floating input, 0; one that senses a driven
+ * terminal reads its level.  With the TSC off AIN0-3 are plain inputs.
+ */
+static void test_touch_panel_open(void)
+{
+    QTestState *qts = start();
+
+    set_input(qts, 2, 1234);
+    adc_write(qts, CTRL, CTRL_RUN | CTRL_4WIRE | CTRL_TSC_ENB);
+    adc_write(qts, STEPCONFIG(1), SW_XPP | SW_XNN | INP(2));
+    adc_write(qts, STEPCONFIG(2), SW_XPP | SW_XNN | INP(0));
+    adc_write(qts, STEPENABLE, BIT(1) | BIT(2));
+    qtest_clock_step(qts, SEC / 1000);
+    g_assert_cmphex(adc_read(qts, FIFO0DATA) & 0xfff, ==, 0);
+    g_assert_cmphex(adc_read(qts, FIFO0DATA) & 0xfff, ==, 4095);
+    adc_write(qts, CTRL, CTRL_RUN);
+    adc_write(qts, STEPENABLE, BIT(1));
+    qtest_clock_step(qts, SEC / 1000);
+    g_assert_cmphex(adc_read(qts, FIFO0DATA) & 0xfff, ==, 1234);
+    qtest_quit(qts);
+}
+
+/*
+ * The BeagleBone Black has no panel, so no absolute pointer: QMP says so,
+ * and the TSC set up as on the EVM sees no pen.
+ */
+static void test_touch_no_panel(void)
+{
+    QTestState *qts = qtest_init("-M beaglebone-black");
+    QDict *resp;
+
+    qtest_writel(qts, CM_WKUP_ADC_TSC_CLKCTRL, 2);
+    adc_write(qts, ADC_CLKDIV, CLKDIV);
+    tsc_setup(qts);
+    resp = qtest_qmp(qts, "{ 'execute': 'input-send-event', 'arguments': {"
+                     " 'events': [ { 'type': 'btn', 'data': {"
+                     " 'down': true, 'button': 'left' } } ] } }");
+    g_assert_true(qdict_haskey(resp, "error"));
+    qobject_unref(resp);
+    qtest_clock_step(qts, SEC / 100);
+    g_assert_cmphex(adc_read(qts, IRQSTATUS_RAW), ==, 0);
+    g_assert_cmpuint(adc_read(qts, FIFO0COUNT), ==, 0);
+    qtest_quit(qts);
+}
+
+/* Migrated with the finger down mid-sequence: the sequence goes on */
+static void test_touch_migration(void)
+{
+    QTestState *src = start(), *dst;
+
+    tsc_setup(src);
+    finger(src, true, 0.75, 0.25);
+    qtest_clock_step(src, SEC / 2000);
+    g_assert_cmphex(adc_read(src, ADCSTAT) & ADCSTAT_BUSY, ==, ADCSTAT_BUSY);
+    dst = am335x_migrate(src, "-M am335x-evm");
+    qtest_clock_step(dst, SEC / 500);
+    check_sequence(dst, 0.75, 0.25);
+    g_assert_cmphex(adc_read(dst, ADCSTAT), ==,
+                    ADCSTAT_IDLE | ADCSTAT_PEN_IRQ0);
+    qtest_quit(dst);
+}
+
 /* ADCRANGE and a step's range check: OUT_OF_RANGE */
 static void test_range_check(void)
 {
@@ -464,6 +684,12 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/tscadc/reset", test_reset);
     qtest_add_func("am335x/tscadc/bad-offsets", test_bad_offsets);
     qtest_add_func("am335x/tscadc/migration", test_migration);
+    qtest_add_func("am335x/tscadc/touch", test_touch);
+    qtest_add_func("am335x/tscadc/touch-release-idle",
+                   test_touch_release_idle);
+    qtest_add_func("am335x/tscadc/touch-panel-open", test_touch_panel_open);
+    qtest_add_func("am335x/tscadc/touch-no-panel", test_touch_no_panel);
+    qtest_add_func("am335x/tscadc/touch-migration", test_touch_migration);
 
     return g_test_run();
 }

@@ -7,6 +7,7 @@
 #define HW_ADC_AM335X_TSCADC_H
 
 #include "hw/sysbus.h"
+#include "hw/adc/touch_panel_4wire.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
 
@@ -64,6 +65,19 @@ struct AM335xTscAdcState {
     /* The sequencer: converting step @step (0-15) while @busy */
     bool busy;
     uint8_t step;
+    /* A sequence the pen started: its HW-synchronized steps run */
+    bool hw_sequence;
+    /* The touchscreen's charge step is running (after the steps) */
+    bool charging;
+    /* The pen-down detector's output, as last seen */
+    bool pen_down;
+    /* A pen sequence ran and no PEN_UP has followed yet */
+    bool pen_sampled;
+
+    /* The 4-wire panel on AIN0-3 (XP, XN, YP, YN), if the board has one */
+    bool touch_panel;
+    TouchPanel4Wire panel;
+    QemuInputHandlerState *input;
 
     /*
      * The analog inputs AIN0-7, as the 12-bit codes the converter gives
