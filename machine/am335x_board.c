@@ -13,6 +13,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "hw/sd/sd.h"
+#include "chardev/char.h"
 #include "system/blockdev.h"
 #include "system/block-backend.h"
 #include "exec/address-spaces.h"
@@ -83,6 +84,42 @@ static void am335x_board_set_canbus1(Object *obj, const char *value,
                                      Error **errp)
 {
     am335x_board_set_canbus(obj, value, errp, 1);
+}
+
+/*
+ * The machine property "usb-serial": the id of a chardev that the PC on
+ * USB0's socket connects to the gadget's CDC ACM (serial) function.
+ */
+static char *am335x_board_usb_serial;
+
+static char *am335x_board_get_usb_serial(Object *obj, Error **errp)
+{
+    return g_strdup(am335x_board_usb_serial ? am335x_board_usb_serial : "");
+}
+
+static void am335x_board_set_usb_serial(Object *obj, const char *value,
+                                        Error **errp)
+{
+    g_free(am335x_board_usb_serial);
+    am335x_board_usb_serial = *value ? g_strdup(value) : NULL;
+}
+
+static void am335x_board_connect_usb_serial(MachineState *machine,
+                                            AM335xSoCState *soc)
+{
+    Chardev *chr;
+
+    if (!am335x_board_usb_serial) {
+        return;
+    }
+    chr = qemu_chr_find(am335x_board_usb_serial);
+    if (!chr) {
+        error_report("%s: usb-serial=%s: no chardev with that id "
+                     "(-chardev ...,id=%s)", MACHINE_GET_CLASS(machine)->name,
+                     am335x_board_usb_serial, am335x_board_usb_serial);
+        exit(1);
+    }
+    qdev_prop_set_chr(DEVICE(&soc->usb[0]), "host-serial", chr);
 }
 
 static void am335x_board_connect_can(MachineState *machine,
@@ -156,6 +193,7 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                              "audiodev", machine->audiodev);
     }
     am335x_board_connect_can(machine, soc);
+    am335x_board_connect_usb_serial(machine, soc);
     qdev_realize(DEVICE(soc), NULL, &error_fatal);
 
     memory_region_add_subregion(get_system_memory(),
@@ -256,4 +294,10 @@ void am335x_board_class_init(MachineClass *mc)
                                   am335x_board_set_canbus1);
     object_class_property_set_description(OBJECT_CLASS(mc), "canbus1",
         "id of the can-bus object D_CAN1 joins");
+    object_class_property_add_str(OBJECT_CLASS(mc), "usb-serial",
+                                  am335x_board_get_usb_serial,
+                                  am335x_board_set_usb_serial);
+    object_class_property_set_description(OBJECT_CLASS(mc), "usb-serial",
+        "id of the chardev the PC on USB0 connects to the gadget's CDC ACM "
+        "serial function");
 }

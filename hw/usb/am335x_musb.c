@@ -2023,8 +2023,8 @@ static void musb_realize(DeviceState *dev, Error **errp)
         usb_packet_init(&s->ep[i].tx.packet);
         usb_packet_init(&s->ep[i].rx.packet);
     }
-    usb_gadget_host_init(&s->gadget_host, &s->host_conf, dev,
-                         &musb_gadget_port_ops, s);
+    usb_gadget_host_init(&s->gadget_host, &s->host_conf, &s->host_serial,
+                         dev, &musb_gadget_port_ops, s);
     s->gadget_host.timing = s->timing;
 }
 
@@ -2164,6 +2164,8 @@ static const Property musb_properties[] = {
                      AM335xCppi41State *),
     /* The netdev of the PC on the port, as the B-device sees it */
     DEFINE_NIC_PROPERTIES(AM335xMusbState, host_conf),
+    /* The chardev of the PC's serial port (the gadget's CDC ACM) */
+    DEFINE_PROP_CHR("host-serial", AM335xMusbState, host_serial),
 };
 
 static void musb_class_init(ObjectClass *klass, void *data)

@@ -4,11 +4,15 @@
  * What a PC does when a board's USB device port is plugged into it: it
  * powers VBUS, waits for the device to pull D+ up, resets the bus and
  * enumerates the device on EP0 (GET_DESCRIPTOR, SET_ADDRESS,
- * SET_CONFIGURATION), then binds a CDC Ethernet (ECM) function as Linux's
+ * SET_CONFIGURATION) and binds a CDC Ethernet (ECM) function as Linux's
  * cdc_ether would: SET_INTERFACE on the data interface's alternate
  * setting with the bulk endpoints, a packet filter, then bulk IN and OUT
- * for frames and the notification endpoint for the link state.  The
- * frames go to and come from a QEMU netdev.
+ * for frames and the notification endpoint for the link state; the
+ * frames go to and come from a QEMU netdev.  With a chardev, it binds a
+ * CDC ACM (serial) function too, as cdc_acm does when its tty opens:
+ * SET_LINE_CODING (115200 8N1), SET_CONTROL_LINE_STATE (DTR and RTS),
+ * then bytes both ways on its bulk endpoints.  The configuration it
+ * takes is the first with a function it has a backend for.
  *
  * The device side answers each transaction at once (data, ACK, NAK,
  * STALL or no answer); a NAKed transaction waits for the device's kick.
@@ -25,6 +29,7 @@
 #include "qemu/bswap.h"
 #include "qemu/host-utils.h"
 #include "hw/usb.h"
+#include "chardev/char-fe.h"
 #include "net/eth.h"
 #include "hw/usb/usb_gadget_host.h"
 #include "migration/vmstate.h"
@@ -45,10 +50,14 @@
 
 /* CDC (USB CDC 1.2): ECM control interface, data interface, Union */
 #define CDC_CLASS_COMM          0x02
+#define CDC_SUBCLASS_ACM        0x02
 #define CDC_SUBCLASS_ECM        0x06
 #define CDC_CLASS_DATA          0x0a
 #define CDC_UNION_TYPE          0x06
 #define CDC_SET_PACKET_FILTER   0x43
+#define CDC_SET_LINE_CODING     0x20
+#define CDC_SET_CONTROL_LINE_STATE 0x22
+#define CDC_LINE_DTR_RTS        0x0003
 #define CDC_NOTIFY_NETWORK_CONNECTION   0x00
 /* DIRECTED | BROADCAST | ALL_MULTICAST, as cdc_ether asks */
 #define CDC_FILTER_DEFAULT      0x000e
@@ -62,8 +71,14 @@ enum {
     STEP_SET_CONFIG,
     STEP_SET_INTERFACE,
     STEP_SET_FILTER,
+    STEP_SET_LINE_CODING,
+    STEP_SET_LINE_STATE,
     STEP_COUNT
 };
+
+/* 115200 baud, 1 stop bit, no parity, 8 data bits (CDC 1.2, 6.3.11) */
+static const uint8_t line_coding_115200_8n1[7] = { 0x00, 0xc2, 0x01, 0x00,
+                                                   0, 0, 8 };
 
 static void host_arm(USBGadgetHost *h, int64_t when)
 {
@@ -131,36 +146,62 @@ static void host_start_step(USBGadgetHost *h)
         break;
     case STEP_SET_INTERFACE:
         host_request(h, USB_DIR_OUT | USB_RECIP_INTERFACE,
-                     USB_REQ_SET_INTERFACE, h->data_alt, h->data_iface, 0);
+                     USB_REQ_SET_INTERFACE, h->ecm.data_alt,
+                     h->ecm.data_iface, 0);
         break;
     case STEP_SET_FILTER:
         host_request(h, USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_INTERFACE,
                      CDC_SET_PACKET_FILTER, CDC_FILTER_DEFAULT,
-                     h->ctrl_iface, 0);
+                     h->ecm.ctrl_iface, 0);
+        break;
+    case STEP_SET_LINE_CODING:
+        host_request(h, USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_INTERFACE,
+                     CDC_SET_LINE_CODING, 0, h->acm.ctrl_iface,
+                     sizeof(line_coding_115200_8n1));
+        memcpy(h->ctrl_buf, line_coding_115200_8n1,
+               sizeof(line_coding_115200_8n1));
+        break;
+    case STEP_SET_LINE_STATE:
+        host_request(h, USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_INTERFACE,
+                     CDC_SET_CONTROL_LINE_STATE, CDC_LINE_DTR_RTS,
+                     h->acm.ctrl_iface, 0);
         break;
     }
 }
 
+/* Does this step of the enumeration concern a function that is bound? */
+static bool host_step_applies(USBGadgetHost *h, int step)
+{
+    switch (step) {
+    case STEP_SET_INTERFACE:
+    case STEP_SET_FILTER:
+        return h->ecm.bound;
+    case STEP_SET_LINE_CODING:
+    case STEP_SET_LINE_STATE:
+        return h->acm.bound;
+    default:
+        return true;
+    }
+}
+
 /*
- * Find a CDC ECM function in the configuration descriptor set in
- * ctrl_buf: its Union's data interface, and that interface's alternate
- * setting with a bulk IN and a bulk OUT endpoint.  Every length is the
- * guest's, so each descriptor is checked against the bytes received.
+ * Finds the first CDC function of @subclass (ECM or ACM) in the
+ * configuration descriptor set in ctrl_buf: its control interface, the
+ * data interface its Union names, and that interface's alternate setting
+ * with a bulk IN and a bulk OUT endpoint.  Every length is the guest's,
+ * so each descriptor is checked against the bytes received.
  */
-static bool host_parse_config(USBGadgetHost *h)
+static bool host_find_function(USBGadgetHost *h, uint8_t subclass,
+                               USBGadgetHostFunction *fn)
 {
     const uint8_t *d = h->ctrl_buf;
     uint32_t len = h->ctrl_pos;
-    int comm_iface = -1, union_data = -1;
-    int cur_iface = -1, cur_alt = 0, cur_class = 0, cur_sub = 0;
-    uint8_t in = 0, out = 0, notify = 0;
-    uint16_t maxp_in = 0, maxp_out = 0, maxp_notify = 0;
+    int comm = -1, data = -1;
+    int iface = -1, alt = 0, class = 0, sub = 0;
 
-    if (len < 9) {
-        return false;
-    }
-    h->config_value = d[5];
-    for (uint32_t pos = 0; pos + 2 <= len;) {
+    memset(fn, 0, sizeof(*fn));
+    /* The control interface, its Union and its notification endpoint */
+    for (uint32_t pos = 0; pos + 2 <= len; pos += d[pos]) {
         uint8_t blen = d[pos], type = d[pos + 1];
 
         if (blen < 2 || pos + blen > len) {
@@ -169,58 +210,85 @@ static bool host_parse_config(USBGadgetHost *h)
             return false;
         }
         if (type == USB_DT_INTERFACE && blen >= 9) {
-            /* The data interface's setting ends at the next interface */
-            if (cur_iface >= 0 && cur_iface == union_data && in && out) {
-                break;
-            }
-            cur_iface = d[pos + 2];
-            cur_alt = d[pos + 3];
-            cur_class = d[pos + 5];
-            cur_sub = d[pos + 6];
-            in = out = 0;
-            if (cur_class == CDC_CLASS_COMM && cur_sub == CDC_SUBCLASS_ECM &&
-                comm_iface < 0) {
-                comm_iface = cur_iface;
+            iface = d[pos + 2];
+            class = d[pos + 5];
+            sub = d[pos + 6];
+            if (comm < 0 && class == CDC_CLASS_COMM && sub == subclass) {
+                comm = iface;
             }
         } else if (type == USB_DT_CS_INTERFACE && blen >= 5 &&
-                   d[pos + 2] == CDC_UNION_TYPE && cur_iface >= 0 &&
-                   cur_iface == comm_iface && d[pos + 3] == comm_iface) {
-            union_data = d[pos + 4];
-        } else if (type == USB_DT_ENDPOINT && blen >= 7 && cur_iface >= 0) {
-            uint8_t addr = d[pos + 2], attr = d[pos + 3] & 3;
-            uint16_t maxp = lduw_le_p(&d[pos + 4]) & 0x7ff;
-
-            if (cur_iface == comm_iface && attr == USB_ENDPOINT_XFER_INT &&
-                (addr & USB_DIR_IN)) {
-                notify = addr & 0xf;
-                maxp_notify = maxp;
-            } else if (cur_iface == union_data &&
-                       cur_class == CDC_CLASS_DATA &&
-                       attr == USB_ENDPOINT_XFER_BULK && maxp) {
-                if (addr & USB_DIR_IN) {
-                    in = addr & 0xf;
-                    maxp_in = maxp;
-                } else {
-                    out = addr & 0xf;
-                    maxp_out = maxp;
-                }
-            }
+                   d[pos + 2] == CDC_UNION_TYPE && iface >= 0 &&
+                   iface == comm && d[pos + 3] == comm && data < 0) {
+            data = d[pos + 4];
+        } else if (type == USB_DT_ENDPOINT && blen >= 7 && iface >= 0 &&
+                   iface == comm && !fn->ep_notify &&
+                   (d[pos + 3] & 3) == USB_ENDPOINT_XFER_INT &&
+                   (d[pos + 2] & USB_DIR_IN) && (d[pos + 2] & 0xf)) {
+            fn->ep_notify = d[pos + 2] & 0xf;
+            fn->maxp_notify = MIN(lduw_le_p(&d[pos + 4]) & 0x7ff,
+                                  sizeof(h->notify));
         }
-        pos += blen;
     }
-    if (union_data < 0 || cur_iface != union_data || !in || !out) {
+    if (data < 0) {
         return false;
     }
-    h->ctrl_iface = comm_iface;
-    h->data_iface = union_data;
-    h->data_alt = cur_alt;
-    h->ep_in = in;
-    h->ep_out = out;
-    h->maxp_in = maxp_in;
-    h->maxp_out = maxp_out;
-    h->ep_notify = notify;
-    h->maxp_notify = MIN(maxp_notify, sizeof(h->notify));
+    /* The data interface's setting with both endpoints (lengths checked) */
+    iface = -1;
+    for (uint32_t pos = 0; pos + 2 <= len; pos += d[pos]) {
+        uint8_t type = d[pos + 1];
+
+        if (type == USB_DT_INTERFACE && d[pos] >= 9) {
+            if (iface == data && fn->ep_in && fn->ep_out) {
+                break;
+            }
+            iface = d[pos + 2];
+            alt = d[pos + 3];
+            class = d[pos + 5];
+            fn->ep_in = fn->ep_out = 0;
+        } else if (type == USB_DT_ENDPOINT && d[pos] >= 7 && iface == data &&
+                   class == CDC_CLASS_DATA &&
+                   (d[pos + 3] & 3) == USB_ENDPOINT_XFER_BULK) {
+            uint8_t ep = d[pos + 2] & 0xf;
+            uint16_t maxp = lduw_le_p(&d[pos + 4]) & 0x7ff;
+
+            if (!ep || !maxp) {
+                continue;
+            }
+            if (d[pos + 2] & USB_DIR_IN) {
+                fn->ep_in = ep;
+                fn->maxp_in = maxp;
+            } else {
+                fn->ep_out = ep;
+                fn->maxp_out = maxp;
+            }
+        }
+    }
+    if (iface != data || !fn->ep_in || !fn->ep_out) {
+        return false;
+    }
+    fn->ctrl_iface = comm;
+    fn->data_iface = data;
+    fn->data_alt = alt;
     return true;
+}
+
+static bool host_has_serial(USBGadgetHost *h)
+{
+    return h->serial && qemu_chr_fe_backend_connected(h->serial);
+}
+
+/* The functions of the configuration in ctrl_buf that we can serve */
+static bool host_parse_config(USBGadgetHost *h)
+{
+    if (h->ctrl_pos < 9) {
+        return false;
+    }
+    h->config_value = h->ctrl_buf[5];
+    h->ecm.bound = h->nic && host_find_function(h, CDC_SUBCLASS_ECM,
+                                                &h->ecm);
+    h->acm.bound = host_has_serial(h) &&
+                   host_find_function(h, CDC_SUBCLASS_ACM, &h->acm);
+    return h->ecm.bound || h->acm.bound;
 }
 
 static void host_bus_reset(USBGadgetHost *h)
@@ -298,20 +366,39 @@ static void host_step_done(USBGadgetHost *h, int status)
                 return;
             }
             qemu_log_mask(LOG_UNIMP, "usb-gadget-host: the device offers "
-                          "no CDC ECM function in its %u configuration(s); "
-                          "nothing to bind\n", h->config_count);
+                          "no CDC %s function in its %u configuration(s); "
+                          "nothing to bind\n",
+                          h->nic && host_has_serial(h) ? "ECM or ACM" :
+                          h->nic ? "ECM" : "ACM", h->config_count);
             h->state = GADGET_HOST_FAILED;
             return;
         }
-        trace_usb_gadget_host_function(h->config_value, h->data_iface,
-                                       h->data_alt, h->ep_in, h->ep_out,
-                                       h->maxp_in);
+        if (h->ecm.bound) {
+            trace_usb_gadget_host_function("ECM", h->config_value,
+                                           h->ecm.data_iface, h->ecm.data_alt,
+                                           h->ecm.ep_in, h->ecm.ep_out,
+                                           h->ecm.maxp_in);
+        }
+        if (h->acm.bound) {
+            trace_usb_gadget_host_function("ACM", h->config_value,
+                                           h->acm.data_iface, h->acm.data_alt,
+                                           h->acm.ep_in, h->acm.ep_out,
+                                           h->acm.maxp_in);
+        }
         break;
     }
-    if (++h->step == STEP_COUNT) {
+    do {
+        h->step++;
+    } while (h->step < STEP_COUNT && !host_step_applies(h, h->step));
+    if (h->step == STEP_COUNT) {
         h->state = GADGET_HOST_RUNNING;
         trace_usb_gadget_host_running(h->addr);
-        qemu_flush_queued_packets(qemu_get_queue(h->nic));
+        if (h->ecm.bound) {
+            qemu_flush_queued_packets(qemu_get_queue(h->nic));
+        }
+        if (h->acm.bound) {
+            qemu_chr_fe_accept_input(h->serial);
+        }
     }
 }
 
@@ -406,14 +493,36 @@ static void host_frame_in_done(USBGadgetHost *h)
     h->in_overflow = false;
 }
 
-/* One round of the data interface's endpoints: true if any answered */
-static bool host_data_run(USBGadgetHost *h, uint32_t *bytes)
+/* A function's notification: taken, and the link state traced */
+static bool host_notify_run(USBGadgetHost *h, USBGadgetHostFunction *fn,
+                            uint32_t *bytes)
 {
-    uint8_t packet[512];
-    uint32_t maxp = MIN(h->maxp_in, sizeof(packet));
     int r;
 
-    r = h->ops->in(h->opaque, h->addr, h->ep_in, packet, maxp);
+    if (!fn->ep_notify) {
+        return false;
+    }
+    r = h->ops->in(h->opaque, h->addr, fn->ep_notify, h->notify,
+                   fn->maxp_notify);
+    if (r < 0) {
+        return false;
+    }
+    if (r >= 8 && h->notify[1] == CDC_NOTIFY_NETWORK_CONNECTION) {
+        trace_usb_gadget_host_link(lduw_le_p(&h->notify[2]));
+    }
+    *bytes = r;
+    return true;
+}
+
+/* One round of the ECM function's endpoints: true if any answered */
+static bool host_ecm_run(USBGadgetHost *h, uint32_t *bytes)
+{
+    USBGadgetHostFunction *fn = &h->ecm;
+    uint8_t packet[512];
+    uint32_t maxp = MIN(fn->maxp_in, sizeof(packet));
+    int r;
+
+    r = h->ops->in(h->opaque, h->addr, fn->ep_in, packet, maxp);
     if (r >= 0) {
         if (h->in_len + r > USB_GADGET_HOST_FRAME_MAX) {
             h->in_overflow = true;
@@ -428,24 +537,16 @@ static bool host_data_run(USBGadgetHost *h, uint32_t *bytes)
         *bytes = r;
         return true;
     }
-    if (h->ep_notify) {
-        r = h->ops->in(h->opaque, h->addr, h->ep_notify, h->notify,
-                       h->maxp_notify);
-        if (r >= 0) {
-            if (r >= 8 && h->notify[1] == CDC_NOTIFY_NETWORK_CONNECTION) {
-                trace_usb_gadget_host_link(lduw_le_p(&h->notify[2]));
-            }
-            *bytes = r;
-            return true;
-        }
+    if (host_notify_run(h, fn, bytes)) {
+        return true;
     }
     if (h->out_len) {
-        uint32_t n = MIN(h->maxp_out, h->out_len - h->out_pos);
+        uint32_t n = MIN(fn->maxp_out, h->out_len - h->out_pos);
 
         if (n == 0 && !h->out_zlp) {
             return false;
         }
-        r = h->ops->out(h->opaque, h->addr, h->ep_out,
+        r = h->ops->out(h->opaque, h->addr, fn->ep_out,
                         h->out_frame + h->out_pos, n);
         if (r != USB_RET_SUCCESS) {
             return false;
@@ -464,6 +565,48 @@ static bool host_data_run(USBGadgetHost *h, uint32_t *bytes)
         return true;
     }
     return false;
+}
+
+/* One round of the ACM function's endpoints: true if any answered */
+static bool host_acm_run(USBGadgetHost *h, uint32_t *bytes)
+{
+    USBGadgetHostFunction *fn = &h->acm;
+    uint8_t packet[512];
+    int r;
+
+    r = h->ops->in(h->opaque, h->addr, fn->ep_in, packet,
+                   MIN(fn->maxp_in, sizeof(packet)));
+    if (r >= 0) {
+        if (r) {
+            /* As a UART model does: the chardev takes it all */
+            qemu_chr_fe_write_all(h->serial, packet, r);
+        }
+        *bytes = r;
+        return true;
+    }
+    if (host_notify_run(h, fn, bytes)) {
+        return true;
+    }
+    if (h->serial_len) {
+        uint32_t n = MIN(fn->maxp_out, h->serial_len);
+
+        r = h->ops->out(h->opaque, h->addr, fn->ep_out, h->serial_out, n);
+        if (r != USB_RET_SUCCESS) {
+            return false;
+        }
+        h->serial_len -= n;
+        memmove(h->serial_out, h->serial_out + n, h->serial_len);
+        qemu_chr_fe_accept_input(h->serial);
+        *bytes = n;
+        return true;
+    }
+    return false;
+}
+
+static bool host_data_run(USBGadgetHost *h, uint32_t *bytes)
+{
+    return (h->ecm.bound && host_ecm_run(h, bytes)) ||
+           (h->acm.bound && host_acm_run(h, bytes));
 }
 
 static void host_run(USBGadgetHost *h)
@@ -540,7 +683,7 @@ static void host_timer_cb(void *opaque)
 
 void usb_gadget_host_kick(USBGadgetHost *h)
 {
-    if (h->nic && h->state != GADGET_HOST_DETACHED &&
+    if (usb_gadget_host_present(h) && h->state != GADGET_HOST_DETACHED &&
         h->state != GADGET_HOST_FAILED) {
         host_arm(h, host_now());
     }
@@ -548,7 +691,7 @@ void usb_gadget_host_kick(USBGadgetHost *h)
 
 void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
 {
-    if (!h->nic || connected == h->connected) {
+    if (!usb_gadget_host_present(h) || connected == h->connected) {
         return;
     }
     h->connected = connected;
@@ -558,6 +701,8 @@ void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
     h->in_overflow = false;
     h->out_len = 0;
     h->out_pos = 0;
+    h->serial_len = 0;
+    h->ecm.bound = h->acm.bound = false;
     h->addr = 0;
     if (connected) {
         h->state = GADGET_HOST_DEBOUNCE;
@@ -572,7 +717,7 @@ void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
 
 bool usb_gadget_host_present(USBGadgetHost *h)
 {
-    return h->nic != NULL;
+    return h->nic || host_has_serial(h);
 }
 
 void usb_gadget_host_reset(USBGadgetHost *h)
@@ -588,13 +733,15 @@ void usb_gadget_host_reset(USBGadgetHost *h)
     h->out_len = 0;
     h->out_pos = 0;
     h->out_zlp = false;
+    h->serial_len = 0;
+    h->ecm.bound = h->acm.bound = false;
 }
 
 static bool host_can_receive(NetClientState *nc)
 {
     USBGadgetHost *h = qemu_get_nic_opaque(nc);
 
-    return h->state == GADGET_HOST_RUNNING && !h->out_len;
+    return h->state == GADGET_HOST_RUNNING && h->ecm.bound && !h->out_len;
 }
 
 static ssize_t host_receive(NetClientState *nc, const uint8_t *buf,
@@ -602,7 +749,7 @@ static ssize_t host_receive(NetClientState *nc, const uint8_t *buf,
 {
     USBGadgetHost *h = qemu_get_nic_opaque(nc);
 
-    if (h->state != GADGET_HOST_RUNNING) {
+    if (h->state != GADGET_HOST_RUNNING || !h->ecm.bound) {
         /* The PC's interface is down: the frame goes nowhere */
         return size;
     }
@@ -616,7 +763,7 @@ static ssize_t host_receive(NetClientState *nc, const uint8_t *buf,
     h->out_len = size;
     h->out_pos = 0;
     /* A frame of whole packets ends with a zero-length one (CDC 1.2, 3.8) */
-    h->out_zlp = size % h->maxp_out == 0;
+    h->out_zlp = size % h->ecm.maxp_out == 0;
     usb_gadget_host_kick(h);
     return size;
 }
@@ -628,15 +775,43 @@ static NetClientInfo usb_gadget_host_net_info = {
     .receive = host_receive,
 };
 
-void usb_gadget_host_init(USBGadgetHost *h, NICConf *conf, DeviceState *dev,
+/* The chardev's bytes wait for the ACM function's OUT endpoint */
+static int host_serial_can_read(void *opaque)
+{
+    USBGadgetHost *h = opaque;
+
+    if (h->state != GADGET_HOST_RUNNING || !h->acm.bound) {
+        return 0;
+    }
+    return USB_GADGET_HOST_SERIAL_MAX - h->serial_len;
+}
+
+static void host_serial_read(void *opaque, const uint8_t *buf, int size)
+{
+    USBGadgetHost *h = opaque;
+
+    size = MIN(size, USB_GADGET_HOST_SERIAL_MAX - h->serial_len);
+    memcpy(h->serial_out + h->serial_len, buf, size);
+    h->serial_len += size;
+    usb_gadget_host_kick(h);
+}
+
+void usb_gadget_host_init(USBGadgetHost *h, NICConf *conf,
+                          CharBackend *serial, DeviceState *dev,
                           const USBGadgetPortOps *ops, void *opaque)
 {
     h->ops = ops;
     h->opaque = opaque;
     timer_init_ns(&h->timer, QEMU_CLOCK_VIRTUAL, host_timer_cb, h);
+    if (serial && qemu_chr_fe_backend_connected(serial)) {
+        h->serial = serial;
+        qemu_chr_fe_set_handlers(serial, host_serial_can_read,
+                                 host_serial_read, NULL, NULL, h, NULL, true);
+    }
     if (!conf->peers.ncs[0]) {
         return;
     }
+
     qemu_macaddr_default_if_unset(&conf->macaddr);
     h->nic = qemu_new_nic(&usb_gadget_host_net_info, conf,
                           object_get_typename(OBJECT(dev)), dev->id,
@@ -652,15 +827,38 @@ static int usb_gadget_host_post_load(void *opaque, int version_id)
         h->step > STEP_COUNT || h->ctrl_len > USB_GADGET_HOST_CTRL_MAX ||
         h->ctrl_pos > h->ctrl_len || h->in_len > USB_GADGET_HOST_FRAME_MAX ||
         h->out_len > USB_GADGET_HOST_FRAME_MAX || h->out_pos > h->out_len ||
-        h->maxp_notify > sizeof(h->notify) ||
-        (h->state == GADGET_HOST_RUNNING && !h->maxp_out)) {
+        h->serial_len > USB_GADGET_HOST_SERIAL_MAX ||
+        h->ecm.maxp_notify > sizeof(h->notify) ||
+        h->acm.maxp_notify > sizeof(h->notify) ||
+        (h->ecm.bound && (!h->ecm.maxp_out || !h->nic)) ||
+        (h->acm.bound && (!h->acm.maxp_out || !host_has_serial(h)))) {
         return -EINVAL;
     }
-    if (!h->nic) {
+    if (!usb_gadget_host_present(h)) {
         h->state = GADGET_HOST_DETACHED;
     }
     return 0;
 }
+
+static const VMStateDescription vmstate_usb_gadget_host_function = {
+    .name = "usb-gadget-host-function",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(bound, USBGadgetHostFunction),
+        VMSTATE_UINT8(ctrl_iface, USBGadgetHostFunction),
+        VMSTATE_UINT8(data_iface, USBGadgetHostFunction),
+        VMSTATE_UINT8(data_alt, USBGadgetHostFunction),
+        VMSTATE_UINT8(ep_in, USBGadgetHostFunction),
+        VMSTATE_UINT8(ep_out, USBGadgetHostFunction),
+        VMSTATE_UINT8(ep_notify, USBGadgetHostFunction),
+        VMSTATE_UINT16(maxp_in, USBGadgetHostFunction),
+        VMSTATE_UINT16(maxp_out, USBGadgetHostFunction),
+        VMSTATE_UINT16(maxp_notify, USBGadgetHostFunction),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 
 const VMStateDescription vmstate_usb_gadget_host = {
     .name = "usb-gadget-host",
@@ -677,15 +875,12 @@ const VMStateDescription vmstate_usb_gadget_host = {
         VMSTATE_UINT8(config_index, USBGadgetHost),
         VMSTATE_UINT8(config_count, USBGadgetHost),
         VMSTATE_UINT8(config_value, USBGadgetHost),
-        VMSTATE_UINT8(ctrl_iface, USBGadgetHost),
-        VMSTATE_UINT8(data_iface, USBGadgetHost),
-        VMSTATE_UINT8(data_alt, USBGadgetHost),
-        VMSTATE_UINT8(ep_in, USBGadgetHost),
-        VMSTATE_UINT8(ep_out, USBGadgetHost),
-        VMSTATE_UINT8(ep_notify, USBGadgetHost),
-        VMSTATE_UINT16(maxp_in, USBGadgetHost),
-        VMSTATE_UINT16(maxp_out, USBGadgetHost),
-        VMSTATE_UINT16(maxp_notify, USBGadgetHost),
+        VMSTATE_STRUCT(ecm, USBGadgetHost, 1,
+                       vmstate_usb_gadget_host_function,
+                       USBGadgetHostFunction),
+        VMSTATE_STRUCT(acm, USBGadgetHost, 1,
+                       vmstate_usb_gadget_host_function,
+                       USBGadgetHostFunction),
         VMSTATE_INT64(wake_ns, USBGadgetHost),
         VMSTATE_UINT32(stage, USBGadgetHost),
         VMSTATE_UINT8_ARRAY(req, USBGadgetHost, 8),
@@ -704,6 +899,9 @@ const VMStateDescription vmstate_usb_gadget_host = {
         VMSTATE_UINT32(out_pos, USBGadgetHost),
         VMSTATE_BOOL(out_zlp, USBGadgetHost),
         VMSTATE_UINT8_ARRAY(notify, USBGadgetHost, 16),
+        VMSTATE_UINT8_ARRAY(serial_out, USBGadgetHost,
+                            USB_GADGET_HOST_SERIAL_MAX),
+        VMSTATE_UINT32(serial_len, USBGadgetHost),
         VMSTATE_UINT64(frames_in, USBGadgetHost),
         VMSTATE_UINT64(frames_out, USBGadgetHost),
         VMSTATE_END_OF_LIST()

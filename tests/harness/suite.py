@@ -106,7 +106,7 @@ DEBIAN_MODULES = {
               "snd_soc_simple_card"],
     "usb": ["phy_am335x", "cppi41", "musb_dsps", "usb_storage", "sd_mod"],
     "gadget": ["phy_am335x", "cppi41", "musb_dsps", "libcomposite",
-               "usb_f_ecm"],
+               "usb_f_ecm", "usb_f_acm"],
 }
 
 

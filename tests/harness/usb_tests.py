@@ -13,19 +13,22 @@ usb-hub: two sticks behind the full-speed hub QEMU puts on the port
 (no port=1): the hub's status endpoint is polled at its interval, both
 sticks enumerate at 12 Mb/s and read back exactly.
 
-usb-gadget-ecm: USB0 as the peripheral.  The guest makes a CDC ECM
-gadget with configfs and binds it to the MUSB (musb-hdrc's gadget side,
-with the CPPI 4.1 DMA); the PC that -nic user,model=usb-gadget puts on
-the socket enumerates it at high speed and bridges it to QEMU's user
-network.  The guest pings the gateway, fetches data from the host over
-TCP and serves it back, both checked by sha256; then it unbinds the
-gadget (the PC sees it go) and binds it again (the PC enumerates it
-anew)."""
+usb-gadget-ecm: USB0 as the peripheral.  The guest makes a gadget with
+a CDC ECM and a CDC ACM function with configfs and binds it to the MUSB
+(musb-hdrc's gadget side, with the CPPI 4.1 DMA); the PC that
+-nic user,model=usb-gadget and -M ...,usb-serial=CHARDEV put on the
+socket enumerates it at high speed, bridges ECM to QEMU's user network
+and ACM to a chardev.  The guest pings the gateway, fetches data from the
+host over TCP and serves it back, both checked by sha256, and exchanges
+lines with the host over /dev/ttyGS0; then it unbinds the gadget (the PC
+sees it go) and binds it again (the PC enumerates it anew)."""
 
 import hashlib
 import os
 import random
+import socket
 import tempfile
+import time
 
 import guest as g
 from suite import ALL_PAIRS, CROSS, test_pairs, booted, load_modules
@@ -164,7 +167,9 @@ GADGET_SETUP = (
     "echo 0x1d6b > idVendor && echo 0x0104 > idProduct && "
     "mkdir strings/0x409 && echo am335x > strings/0x409/product && "
     "mkdir configs/c.1 && mkdir functions/ecm.usb0 && "
-    "ln -s functions/ecm.usb0 configs/c.1/")
+    "mkdir functions/acm.gs0 && "
+    "ln -s functions/ecm.usb0 configs/c.1/ && "
+    "ln -s functions/acm.gs0 configs/c.1/")
 GADGET = "/sys/kernel/config/usb_gadget/g"
 
 
@@ -187,16 +192,41 @@ def cppi41_interrupts(vm):
     return int(fields[1]) if len(fields) > 1 else 0
 
 
+def check_serial(vm, port):
+    """Lines both ways between the host's socket chardev and ttyGS0."""
+    vm.shell("stty -F /dev/ttyGS0 raw -echo")
+    vm.send("cat /dev/ttyGS0 > /tmp/ser &\n")
+    vm.shell("sleep 0.5")
+    with socket.create_connection(("127.0.0.1", port), 30) as c:
+        c.sendall(b"from the pc\n")
+        status, out = vm.shell("for i in $(seq 50); do grep -q pc /tmp/ser "
+                               "&& break; sleep 0.1; done; cat /tmp/ser")
+        if status != 0 or "from the pc" not in out:
+            raise g.GuestError("PC->ttyGS0: %r" % out)
+        vm.shell("printf 'from the board' > /dev/ttyGS0")
+        c.settimeout(30)
+        got = b""
+        deadline = time.monotonic() + 30
+        while b"from the board" not in got and time.monotonic() < deadline:
+            got += c.recv(256)
+        if b"from the board" not in got:
+            raise g.GuestError("ttyGS0->PC: %r" % got)
+
+
 def check_gadget(board, kernel, timeout):
     data = random.Random(7).randbytes(GADGET_BYTES)
     digest = hashlib.sha256(data).hexdigest()
     fwd_port = free_port()
+    serial_port = free_port()
     server = data_server(data)
     nic = "user,model=usb-gadget,hostfwd=tcp:127.0.0.1:%d-:%d" % (
         fwd_port, GADGET_PORT)
+    serial = ["-chardev", "socket,id=usbser,host=127.0.0.1,port=%d,"
+              "server=on,wait=off" % serial_port,
+              "-machine", "usb-serial=usbser"]
     try:
         with booted(board, kernel, "usb-gadget", timeout,
-                    extra_args=["-nic", nic]) as vm:
+                    extra_args=["-nic", nic] + serial) as vm:
             load_modules(vm, "pmic", "gadget")
             # The gadget falls back to PIO for good on an endpoint whose
             # first request finds the CPPI 4.1 runtime-suspended (its
@@ -212,6 +242,7 @@ def check_gadget(board, kernel, timeout):
                                    "ping -c 2 -W 5 10.0.2.2")
             if status != 0:
                 raise g.GuestError("ping over the gadget: %r" % out)
+            check_serial(vm, serial_port)
             irqs = cppi41_interrupts(vm)
             status, out = vm.shell(
                 "wget -q -O /tmp/rx.bin http://10.0.2.2:%d/data && "

@@ -81,6 +81,20 @@ static const uint8_t config_desc[80] = {
     7, 5, 0x01, 2, 0x00, 0x02, 0,       /* bulk OUT 512 */
 };
 
+/* A CDC ACM function: control interface 0 (ACM), data interface 1 */
+static const uint8_t acm_config[67] = {
+    9, 2, 67, 0, 2, 1, 0, 0xc0, 1,
+    9, 4, 0, 0, 1, 2, 2, 1, 0,          /* communications, ACM */
+    5, 0x24, 0x00, 0x10, 0x01,          /* CDC header */
+    5, 0x24, 0x01, 0x00, 1,             /* call management */
+    4, 0x24, 0x02, 0x02,                /* ACM */
+    5, 0x24, 0x06, 0, 1,                /* Union: 0 controls 1 */
+    7, 5, 0x82, 3, 10, 0, 9,            /* notifications */
+    9, 4, 1, 0, 2, 0x0a, 0, 0, 0,       /* data */
+    7, 5, 0x81, 2, 0x00, 0x02, 0,       /* bulk IN 512 */
+    7, 5, 0x01, 2, 0x00, 0x02, 0,       /* bulk OUT 512 */
+};
+
 static uint8_t rdb(QTestState *qts, uint32_t reg)
 {
     return qtest_readb(qts, USB_CORE + reg);
@@ -162,6 +176,29 @@ static void reply_in(QTestState *qts, const uint8_t *data, int len)
             return;
         }
     }
+}
+
+/* An OUT data stage of @len bytes into @data, then the status */
+static void reply_out(QTestState *qts, uint8_t *data, int len)
+{
+    int pos = 0;
+
+    wrw(qts, C_CSR0, CSR0_SVDRXPKTRDY);
+    while (pos < len) {
+        int n;
+
+        wait_ep0(qts);
+        g_assert_cmphex(rdw(qts, C_CSR0), ==, CSR0_RXPKTRDY);
+        n = rdb(qts, C_COUNT0);
+        g_assert_cmpint(pos + n, <=, len);
+        for (int i = 0; i < n; i++) {
+            data[pos++] = rdb(qts, C_FIFO(0));
+        }
+        wrw(qts, C_CSR0, CSR0_SVDRXPKTRDY |
+            (pos == len ? CSR0_DATAEND : 0));
+    }
+    wait_ep0(qts);
+    g_assert_cmphex(rdw(qts, C_CSR0), ==, 0);
 }
 
 /* A request without data: the status stage (a zero-length IN) follows */
@@ -440,6 +477,72 @@ static void test_migration(void)
 }
 #endif
 
+#ifndef _WIN32
+/*
+ * A serial gadget: with -M ...,usb-serial=CHARDEV the PC binds its CDC
+ * ACM function as cdc_acm does when its tty opens (115200 8N1, DTR and
+ * RTS), then bytes cross both ways.
+ */
+static void test_acm(void)
+{
+    static const uint8_t get_config_67[8] = { 0x80, 6, 0, 2, 0, 0, 67, 0 };
+    static const uint8_t line_coding[8] = { 0x21, 0x20, 0, 0, 0, 0, 7, 0 };
+    static const uint8_t line_state[8] = { 0x21, 0x22, 3, 0, 0, 0, 0, 0 };
+    static const uint8_t coding_115200_8n1[7] = { 0, 0xc2, 1, 0, 0, 0, 8 };
+    uint8_t got[64];
+    int sv[2];
+    QTestState *qts;
+
+    g_assert_cmpint(socketpair(PF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+    qts = qtest_initf("-M beaglebone-black,usb-serial=ser "
+                      "-chardev socket,id=ser,fd=%d", sv[1]);
+    plug_in(qts);
+    expect_setup(qts, get_device_64);
+    reply_in(qts, device_desc, sizeof(device_desc));
+    expect_setup(qts, set_address_1);
+    reply_none(qts);
+    wrb(qts, C_FADDR, 1);
+    expect_setup(qts, get_device_18);
+    reply_in(qts, device_desc, sizeof(device_desc));
+    expect_setup(qts, get_config_9);
+    reply_in(qts, acm_config, 9);
+    expect_setup(qts, get_config_67);
+    reply_in(qts, acm_config, sizeof(acm_config));
+    expect_setup(qts, set_config_1);
+    reply_none(qts);
+    expect_setup(qts, line_coding);
+    reply_out(qts, got, 7);
+    g_assert_cmpmem(got, 7, coding_115200_8n1, 7);
+    expect_setup(qts, line_state);
+    reply_none(qts);
+    enable_ep1(qts);
+
+    /* The gadget's bytes reach the chardev */
+    wrb(qts, C_INDEX, 1);
+    for (int i = 0; i < 5; i++) {
+        wrb(qts, C_FIFO(1), "hello"[i]);
+    }
+    wrw(qts, C_TXCSR, TXCSR_TXPKTRDY);
+    g_assert_true(wait_irq(qts, 0, IRQ0_TX1, 10 * 1000 * 1000));
+    for (int i = 0; i < 1000; i++) {
+        if (recv(sv[0], got, 5, MSG_DONTWAIT | MSG_PEEK) == 5) {
+            break;
+        }
+        qtest_clock_step(qts, 10000);
+        g_usleep(1000);
+    }
+    g_assert_cmpint(recv(sv[0], got, sizeof(got), MSG_DONTWAIT), ==, 5);
+    g_assert_cmpmem(got, 5, "hello", 5);
+
+    /* The chardev's bytes reach the gadget */
+    g_assert_cmpint(send(sv[0], "world!", 6, 0), ==, 6);
+    g_assert_cmpint(rx_packet(qts, got), ==, 6);
+    g_assert_cmpmem(got, 6, "world!", 6);
+    qtest_quit(qts);
+    close(sv[0]);
+}
+#endif
+
 /* Nobody on the port: a B-device without VBUS, and no reset ever */
 static void test_no_host(void)
 {
@@ -463,6 +566,7 @@ int main(int argc, char **argv)
                    test_address_timeout);
     qtest_add_func("/am335x/usb-gadget/reconnect", test_reconnect);
     qtest_add_func("/am335x/usb-gadget/migration", test_migration);
+    qtest_add_func("/am335x/usb-gadget/acm", test_acm);
 #endif
     return g_test_run();
 }

@@ -116,6 +116,7 @@ struct AM335xMusbState {
 
     /* The B-device's side: a PC on the port, with a netdev behind it */
     NICConf host_conf;
+    CharBackend host_serial;
     USBGadgetHost gadget_host;
 
     /* Properties */

@@ -4,8 +4,10 @@
  * A USB host in QEMU for a guest that is the USB device: it gives the
  * port VBUS, resets the device when its pull-up connects it, enumerates
  * it over EP0 and binds the first CDC Ethernet (ECM) function it finds,
- * as a PC's cdc_ether driver would.  Ethernet frames then cross between
- * the function's bulk endpoints and a QEMU netdev.
+ * as a PC's cdc_ether driver would, and the first CDC ACM (serial)
+ * function, as its cdc_acm driver would.  Ethernet frames then cross
+ * between the ECM function's bulk endpoints and a QEMU netdev, bytes
+ * between the ACM function's and a chardev.
  *
  * The controller of the port (the device side) answers the host's
  * tokens through USBGadgetPortOps and calls usb_gadget_host_kick() when
@@ -16,6 +18,7 @@
 #ifndef HW_USB_USB_GADGET_HOST_H
 #define HW_USB_USB_GADGET_HOST_H
 
+#include "chardev/char-fe.h"
 #include "net/net.h"
 #include "qemu/timer.h"
 
@@ -23,6 +26,8 @@
 #define USB_GADGET_HOST_CTRL_MAX    1024
 /* An Ethernet frame, with room for a padding byte and VLAN tags */
 #define USB_GADGET_HOST_FRAME_MAX   1536
+/* Bytes from the chardev waiting for the ACM function's OUT endpoint */
+#define USB_GADGET_HOST_SERIAL_MAX  512
 
 typedef struct USBGadgetPortOps {
     /* Bus reset; the device chirps and runs at high speed if it can */
@@ -39,12 +44,26 @@ typedef struct USBGadgetPortOps {
                int len);
 } USBGadgetPortOps;
 
+/* A CDC function: its control and data interfaces and endpoints */
+typedef struct USBGadgetHostFunction {
+    bool bound;
+    uint8_t ctrl_iface;
+    uint8_t data_iface;
+    uint8_t data_alt;
+    uint8_t ep_in;
+    uint8_t ep_out;
+    uint8_t ep_notify;
+    uint16_t maxp_in;
+    uint16_t maxp_out;
+    uint16_t maxp_notify;
+} USBGadgetHostFunction;
+
 typedef enum USBGadgetHostState {
     GADGET_HOST_DETACHED,
     GADGET_HOST_DEBOUNCE,       /* the device pulled D+ up */
     GADGET_HOST_RECOVERY,       /* after the reset */
     GADGET_HOST_ENUMERATING,
-    GADGET_HOST_RUNNING,        /* the ECM data interface is on */
+    GADGET_HOST_RUNNING,        /* the functions' data interfaces are on */
     GADGET_HOST_FAILED,         /* nothing to bind, or it did not answer */
 } USBGadgetHostState;
 
@@ -59,6 +78,7 @@ typedef enum USBGadgetHostStage {
 
 typedef struct USBGadgetHost {
     NICState *nic;
+    CharBackend *serial;        /* the owner's; NULL: no chardev */
     const USBGadgetPortOps *ops;
     void *opaque;
     QEMUTimer timer;
@@ -73,15 +93,8 @@ typedef struct USBGadgetHost {
     uint8_t config_index;
     uint8_t config_count;
     uint8_t config_value;
-    uint8_t ctrl_iface;
-    uint8_t data_iface;
-    uint8_t data_alt;
-    uint8_t ep_in;
-    uint8_t ep_out;
-    uint8_t ep_notify;
-    uint16_t maxp_in;
-    uint16_t maxp_out;
-    uint16_t maxp_notify;
+    USBGadgetHostFunction ecm;
+    USBGadgetHostFunction acm;
     int64_t wake_ns;            /* the next time-out or delay, 0: none */
 
     /* The control transfer in flight */
@@ -101,6 +114,9 @@ typedef struct USBGadgetHost {
     uint32_t out_pos;
     bool out_zlp;
     uint8_t notify[16];
+    /* Bytes from the chardev for the ACM function */
+    uint8_t serial_out[USB_GADGET_HOST_SERIAL_MAX];
+    uint32_t serial_len;
 
     /* Counters for tests and traces */
     uint64_t frames_in;
@@ -110,10 +126,12 @@ typedef struct USBGadgetHost {
 extern const VMStateDescription vmstate_usb_gadget_host;
 
 /*
- * A host with a netdev (@conf's peer) behind it; without one, the port
- * has nothing plugged in and usb_gadget_host_present() is false.
+ * A host with a netdev (@conf's peer) and a chardev (@serial, if it has
+ * one) behind it; with neither, the port has nothing plugged in and
+ * usb_gadget_host_present() is false.
  */
-void usb_gadget_host_init(USBGadgetHost *h, NICConf *conf, DeviceState *dev,
+void usb_gadget_host_init(USBGadgetHost *h, NICConf *conf,
+                          CharBackend *serial, DeviceState *dev,
                           const USBGadgetPortOps *ops, void *opaque);
 bool usb_gadget_host_present(USBGadgetHost *h);
 /* The device's pull-up: the host sees it connect or go */
