@@ -10,9 +10,11 @@
  * Software pushes host packet descriptors onto queues by writing
  * QUEUE_D.  A TX channel takes descriptors from its submit queue
  * (32 + 2c), feeds the data to its endpoint's FIFO one FIFO load at a
- * time while the endpoint's TXCSR.DMAENAB is set, and when the last
- * packet has gone pushes the descriptor, unchanged, onto the return
- * queue in its word 2.  An RX channel takes a free descriptor from its
+ * time while the endpoint's TXCSR.DMAENAB is set, and once its last
+ * byte is in the FIFO pushes the descriptor, unchanged, onto the return
+ * queue in its word 2: the completion comes while that last packet may
+ * still be waiting in the FIFO for the host to take it (the "early TX
+ * interrupt" Linux's musb_cppi41 polls TXCSR's FIFONOTEMPTY after).  An RX channel takes a free descriptor from its
  * free-descriptor queue for each packet the endpoint receives (the
  * transparent mode: one USB packet per descriptor), writes the packet to
  * the descriptor's buffer and its length to words 0 and 3, and pushes it
@@ -316,9 +318,6 @@ static bool cppi41_run_tx(AM335xCppi41State *s, int c, int *budget)
             }
             t->done += n;
             am335x_musb_dma_tx_load(s->usb[port], ep, data, n);
-        }
-        if (!am335x_musb_dma_tx_idle(s->usb[port], ep)) {
-            return true;
         }
         trace_am335x_cppi41_tx_done(c, t->desc);
         cppi41_push(s, t->retq, t->desc);

@@ -1880,13 +1880,6 @@ void am335x_musb_dma_tx_load(AM335xMusbState *s, int ep, const uint8_t *data,
     musb_retry_rearm(s);
 }
 
-bool am335x_musb_dma_tx_idle(AM335xMusbState *s, int ep)
-{
-    AM335xMusbEndpoint *e = &s->ep[ep];
-
-    return !(e->txcsr & TXCSR_TXPKTRDY) && !e->tx.pending && !e->tx.async;
-}
-
 bool am335x_musb_dma_rx_ready(AM335xMusbState *s, int ep, uint32_t *len)
 {
     AM335xMusbEndpoint *e;

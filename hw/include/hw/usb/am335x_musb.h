@@ -135,7 +135,6 @@ bool am335x_musb_dma_tx_free(AM335xMusbState *s, int ep,
                              uint32_t *packet_size);
 void am335x_musb_dma_tx_load(AM335xMusbState *s, int ep,
                              const uint8_t *data, uint32_t len);
-bool am335x_musb_dma_tx_idle(AM335xMusbState *s, int ep);
 bool am335x_musb_dma_rx_ready(AM335xMusbState *s, int ep, uint32_t *len);
 void am335x_musb_dma_rx_take(AM335xMusbState *s, int ep, uint8_t *data,
                              uint32_t len);
