@@ -14,8 +14,9 @@
  * byte is in the FIFO pushes the descriptor, unchanged, onto the return
  * queue in its word 2: the completion comes while that last packet may
  * still be waiting in the FIFO for the host to take it (the "early TX
- * interrupt" Linux's musb_cppi41 polls TXCSR's FIFONOTEMPTY after).  An RX channel takes a free descriptor from its
- * free-descriptor queue for each packet the endpoint receives (the
+ * interrupt" Linux's musb_cppi41 polls TXCSR's FIFONOTEMPTY after).
+ * An RX channel takes a free descriptor from its free-descriptor queue
+ * for each packet the endpoint receives (the
  * transparent mode: one USB packet per descriptor), writes the packet to
  * the descriptor's buffer and its length to words 0 and 3, and pushes it
  * onto the channel's completion queue.  A non-empty completion queue
