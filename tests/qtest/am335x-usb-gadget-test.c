@@ -213,7 +213,6 @@ static const uint8_t get_device_64[8] = { 0x80, 6, 0, 1, 0, 0, 64, 0 };
 static const uint8_t get_device_18[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
 static const uint8_t set_address_1[8] = { 0x00, 5, 1, 0, 0, 0, 0, 0 };
 static const uint8_t get_config_9[8] = { 0x80, 6, 0, 2, 0, 0, 9, 0 };
-static const uint8_t get_config_80[8] = { 0x80, 6, 0, 2, 0, 0, 80, 0 };
 static const uint8_t set_config_1[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
 static const uint8_t set_interface[8] = { 0x01, 11, 1, 0, 1, 0, 0, 0 };
 static const uint8_t set_filter[8] = { 0x21, 0x43, 0x0e, 0, 0, 0, 0, 0 };
@@ -232,9 +231,12 @@ static void plug_in(QTestState *qts)
     g_assert_cmphex(rdb(qts, C_FADDR), ==, 0);
 }
 
-/* Linux's answers to the PC's enumeration, up to the packet filter */
-static void enumerate(QTestState *qts)
+/* Linux's answers to the PC's enumeration, up to SET_CONFIGURATION */
+static void enumerate_config(QTestState *qts, const uint8_t *config,
+                             uint16_t len)
 {
+    const uint8_t get_config[8] = { 0x80, 6, 0, 2, 0, 0, len, len >> 8 };
+
     expect_setup(qts, get_device_64);
     reply_in(qts, device_desc, sizeof(device_desc));
     expect_setup(qts, set_address_1);
@@ -244,11 +246,17 @@ static void enumerate(QTestState *qts)
     expect_setup(qts, get_device_18);
     reply_in(qts, device_desc, sizeof(device_desc));
     expect_setup(qts, get_config_9);
-    reply_in(qts, config_desc, 9);
-    expect_setup(qts, get_config_80);
-    reply_in(qts, config_desc, sizeof(config_desc));
+    reply_in(qts, config, 9);
+    expect_setup(qts, get_config);
+    reply_in(qts, config, len);
     expect_setup(qts, set_config_1);
     reply_none(qts);
+}
+
+/* ... and for the ECM function, up to the packet filter */
+static void enumerate(QTestState *qts)
+{
+    enumerate_config(qts, config_desc, sizeof(config_desc));
     expect_setup(qts, set_interface);
     reply_none(qts);
     expect_setup(qts, set_filter);
@@ -485,7 +493,6 @@ static void test_migration(void)
  */
 static void test_acm(void)
 {
-    static const uint8_t get_config_67[8] = { 0x80, 6, 0, 2, 0, 0, 67, 0 };
     static const uint8_t line_coding[8] = { 0x21, 0x20, 0, 0, 0, 0, 7, 0 };
     static const uint8_t line_state[8] = { 0x21, 0x22, 3, 0, 0, 0, 0, 0 };
     static const uint8_t coding_115200_8n1[7] = { 0, 0xc2, 1, 0, 0, 0, 8 };
@@ -497,19 +504,7 @@ static void test_acm(void)
     qts = qtest_initf("-M beaglebone-black,usb-serial=ser "
                       "-chardev socket,id=ser,fd=%d", sv[1]);
     plug_in(qts);
-    expect_setup(qts, get_device_64);
-    reply_in(qts, device_desc, sizeof(device_desc));
-    expect_setup(qts, set_address_1);
-    reply_none(qts);
-    wrb(qts, C_FADDR, 1);
-    expect_setup(qts, get_device_18);
-    reply_in(qts, device_desc, sizeof(device_desc));
-    expect_setup(qts, get_config_9);
-    reply_in(qts, acm_config, 9);
-    expect_setup(qts, get_config_67);
-    reply_in(qts, acm_config, sizeof(acm_config));
-    expect_setup(qts, set_config_1);
-    reply_none(qts);
+    enumerate_config(qts, acm_config, sizeof(acm_config));
     expect_setup(qts, line_coding);
     reply_out(qts, got, 7);
     g_assert_cmpmem(got, 7, coding_115200_8n1, 7);
