@@ -628,6 +628,8 @@ static void musb_pipe_start(AM335xMusbState *s, int epn, bool in)
     musb_pipe_run(s, epn, in);
 }
 
+static void musb_gadget_transfer_done(AM335xMusbState *s, int epn, bool rx);
+
 static void musb_retry_timer_cb(void *opaque)
 {
     AM335xMusbState *s = opaque;
@@ -639,7 +641,11 @@ static void musb_retry_timer_cb(void *opaque)
 
             if (p->done_ns && p->done_ns <= now) {
                 p->done_ns = 0;
-                musb_pipe_done(s, i, in, p->done_status, p->done_len);
+                if (musb_is_a_device(s)) {
+                    musb_pipe_done(s, i, in, p->done_status, p->done_len);
+                } else {
+                    musb_gadget_transfer_done(s, i, in);
+                }
             }
             if (p->pending && p->retry_ns && p->retry_ns <= now) {
                 musb_pipe_run(s, i, in);
@@ -848,6 +854,7 @@ static void musb_gadget_bus_reset(void *opaque)
         e->tx.len = e->tx.sent = 0;
         e->rx.len = e->rx.pos = 0;
         e->rx.pending = false;
+        e->tx.done_ns = e->rx.done_ns = 0;
         e->tx.toggle = e->rx.toggle = false;
     }
     s->power &= ~POWER_HSMODE;
@@ -945,7 +952,7 @@ static int musb_gadget_in(void *opaque, uint8_t addr, int epn, uint8_t *buf,
     if (e->txcsr & TXCSR_P_SENDSTALL) {
         return musb_gadget_stall(s, epn, true);
     }
-    if (!(e->txcsr & TXCSR_TXPKTRDY)) {
+    if (!(e->txcsr & TXCSR_TXPKTRDY) || e->tx.done_ns) {
         return USB_RET_NAK;
     }
     /* A load of several max-packets (bulk split) goes one per IN */
@@ -954,17 +961,14 @@ static int musb_gadget_in(void *opaque, uint8_t addr, int epn, uint8_t *buf,
     e->tx.sent += n;
     e->tx.toggle ^= 1;
     trace_am335x_musb_gadget_token(s->instance, epn, USB_TOKEN_IN, n);
-    if (e->tx.sent < e->tx.len) {
+    if (s->timing) {
+        /* The FIFO empties as the packet crosses the wire */
+        e->tx.done_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                        musb_wire_ns(s, epn, false, n);
+        musb_retry_rearm(s);
         return n;
     }
-    e->tx.len = e->tx.sent = 0;
-    e->txcsr &= ~TXCSR_TXPKTRDY;
-    if (!((e->txcsr & TXCSR_DMAENAB) && (e->txcsr & TXCSR_DMAMODE))) {
-        musb_raise_ep(s, epn, false);
-    }
-    if (e->txcsr & TXCSR_DMAENAB) {
-        musb_dma_kick(s);
-    }
+    musb_gadget_transfer_done(s, epn, false);
     return n;
 }
 
@@ -1007,7 +1011,7 @@ static int musb_gadget_out(void *opaque, uint8_t addr, int epn,
     if (e->rxcsr & RXCSR_P_SENDSTALL) {
         return musb_gadget_stall(s, epn, false);
     }
-    if ((e->rxcsr & RXCSR_RXPKTRDY) || e->rx.pending) {
+    if ((e->rxcsr & RXCSR_RXPKTRDY) || e->rx.pending || e->rx.done_ns) {
         return USB_RET_NAK;
     }
     cap = musb_fifo_size(s, epn, true);
@@ -1021,18 +1025,62 @@ static int musb_gadget_out(void *opaque, uint8_t addr, int epn,
     e->rx.len = len;
     e->rx.pos = 0;
     e->rx.toggle ^= 1;
-    e->rx.pending = true;       /* the DMA has not taken it */
-    e->rxcsr |= RXCSR_RXPKTRDY;
-    if (len >= cap) {
-        e->rxcsr |= RXCSR_FIFOFULL;
-    }
     trace_am335x_musb_gadget_token(s->instance, epn, USB_TOKEN_OUT, len);
-    if (e->rxcsr & RXCSR_DMAENAB) {
-        musb_dma_kick(s);
-    } else {
-        musb_raise_ep(s, epn, true);
+    if (s->timing) {
+        /* The packet is in the FIFO once it has crossed the wire */
+        e->rx.done_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                        musb_wire_ns(s, epn, false, len);
+        musb_retry_rearm(s);
+        return USB_RET_SUCCESS;
     }
+    musb_gadget_transfer_done(s, epn, true);
     return USB_RET_SUCCESS;
+}
+
+/*
+ * A bulk or interrupt packet has crossed the wire: an IN packet has left
+ * the TX FIFO (the rest of a bulk split load goes with the next IN), an
+ * OUT packet is in the RX FIFO.
+ */
+static void musb_gadget_transfer_done(AM335xMusbState *s, int epn, bool rx)
+{
+    AM335xMusbEndpoint *e = &s->ep[epn];
+
+    if (epn == 0) {
+        return;
+    }
+    if (rx) {
+        if (!musb_gadget_on(s) || (e->rxcsr & RXCSR_RXPKTRDY)) {
+            return;
+        }
+        e->rx.pending = true;       /* the DMA has not taken it */
+        e->rxcsr |= RXCSR_RXPKTRDY;
+        if (e->rx.len >= musb_fifo_size(s, epn, true)) {
+            e->rxcsr |= RXCSR_FIFOFULL;
+        }
+        if (e->rxcsr & RXCSR_DMAENAB) {
+            musb_dma_kick(s);
+        } else {
+            musb_raise_ep(s, epn, true);
+        }
+        return;
+    }
+    if (!(e->txcsr & TXCSR_TXPKTRDY)) {
+        return;                     /* flushed meanwhile */
+    }
+    if (e->tx.sent < e->tx.len) {
+        musb_gadget_kick(s);
+        return;
+    }
+    e->tx.len = e->tx.sent = 0;
+    e->txcsr &= ~TXCSR_TXPKTRDY;
+    if (!((e->txcsr & TXCSR_DMAENAB) && (e->txcsr & TXCSR_DMAMODE))) {
+        musb_raise_ep(s, epn, false);
+    }
+    if (e->txcsr & TXCSR_DMAENAB) {
+        musb_dma_kick(s);
+    }
+    musb_gadget_kick(s);
 }
 
 static const USBGadgetPortOps musb_gadget_port_ops = {
@@ -1074,6 +1122,7 @@ static void musb_gadget_write_txcsr(AM335xMusbState *s, int epn,
 
     if (val & TXCSR_FLUSHFIFO) {
         e->tx.len = e->tx.sent = 0;
+        e->tx.done_ns = 0;
         val &= ~TXCSR_TXPKTRDY;
         old &= ~TXCSR_TXPKTRDY;
     }
@@ -1108,6 +1157,7 @@ static void musb_gadget_write_rxcsr(AM335xMusbState *s, int epn,
     if (val & RXCSR_FLUSHFIFO) {
         e->rx.len = e->rx.pos = 0;
         e->rx.pending = false;
+        e->rx.done_ns = 0;
         old &= ~(RXCSR_RXPKTRDY | RXCSR_FIFOFULL);
     }
     if (val & RXCSR_CLRDATATOG) {
