@@ -485,7 +485,6 @@ static void host_frame_in_done(USBGadgetHost *h)
         /* Shorter than an Ethernet header: usbnet drops it too */
         trace_usb_gadget_host_runt(h->in_len);
     } else {
-        h->frames_in++;
         trace_usb_gadget_host_frame_in(h->in_len);
         qemu_send_packet(qemu_get_queue(h->nic), h->in_frame, h->in_len);
     }
@@ -556,7 +555,6 @@ static bool host_ecm_run(USBGadgetHost *h, uint32_t *bytes)
             h->out_zlp = false;
         }
         if (h->out_pos == h->out_len && !h->out_zlp) {
-            h->frames_out++;
             h->out_len = 0;
             h->out_pos = 0;
             qemu_flush_queued_packets(qemu_get_queue(h->nic));
@@ -689,6 +687,20 @@ void usb_gadget_host_kick(USBGadgetHost *h)
     }
 }
 
+/* The device went or came: nothing of the last session stays */
+static void host_forget_device(USBGadgetHost *h)
+{
+    h->stage = GADGET_CTRL_IDLE;
+    h->addr = 0;
+    h->in_len = 0;
+    h->in_overflow = false;
+    h->out_len = 0;
+    h->out_pos = 0;
+    h->out_zlp = false;
+    h->serial_len = 0;
+    h->ecm.bound = h->acm.bound = false;
+}
+
 void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
 {
     if (!usb_gadget_host_present(h) || connected == h->connected) {
@@ -696,14 +708,7 @@ void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
     }
     h->connected = connected;
     trace_usb_gadget_host_connect(connected);
-    h->stage = GADGET_CTRL_IDLE;
-    h->in_len = 0;
-    h->in_overflow = false;
-    h->out_len = 0;
-    h->out_pos = 0;
-    h->serial_len = 0;
-    h->ecm.bound = h->acm.bound = false;
-    h->addr = 0;
+    host_forget_device(h);
     if (connected) {
         h->state = GADGET_HOST_DEBOUNCE;
         h->attempts = 0;
@@ -725,16 +730,8 @@ void usb_gadget_host_reset(USBGadgetHost *h)
     timer_del(&h->timer);
     h->state = GADGET_HOST_DETACHED;
     h->connected = false;
-    h->stage = GADGET_CTRL_IDLE;
-    h->addr = 0;
     h->wake_ns = 0;
-    h->in_len = 0;
-    h->in_overflow = false;
-    h->out_len = 0;
-    h->out_pos = 0;
-    h->out_zlp = false;
-    h->serial_len = 0;
-    h->ecm.bound = h->acm.bound = false;
+    host_forget_device(h);
 }
 
 static bool host_can_receive(NetClientState *nc)
@@ -902,8 +899,6 @@ const VMStateDescription vmstate_usb_gadget_host = {
         VMSTATE_UINT8_ARRAY(serial_out, USBGadgetHost,
                             USB_GADGET_HOST_SERIAL_MAX),
         VMSTATE_UINT32(serial_len, USBGadgetHost),
-        VMSTATE_UINT64(frames_in, USBGadgetHost),
-        VMSTATE_UINT64(frames_out, USBGadgetHost),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -1792,10 +1792,22 @@ static void adc_step(Fuzz *f)
  * 4-wire mode or another, steps with the pen switches (hardware-
  * synchronized ones among them), the idle and charge steps anyhow.
  */
+/* The finger at @x, @y (QEMU's absolute axes), down or up */
+static void adc_finger(Fuzz *f, int x, int y, bool down)
+{
+    QDict *resp = qtest_qmp(f->qts, "{ 'execute': 'input-send-event', "
+        "'arguments': { 'events': ["
+        " { 'type': 'abs', 'data': { 'axis': 'x', 'value': %d } },"
+        " { 'type': 'abs', 'data': { 'axis': 'y', 'value': %d } },"
+        " { 'type': 'btn', 'data': { 'down': %i, 'button': 'left' } }"
+        " ] } }", x, y, down);
+
+    qobject_unref(resp);
+}
+
 static void adc_touch_step(Fuzz *f)
 {
     QTestState *qts = f->qts;
-    QDict *resp;
 
     switch (rnd(f, 7)) {
     case 6:
@@ -1813,12 +1825,7 @@ static void adc_touch_step(Fuzz *f)
         qtest_writel(qts, ADC_STEPENABLE, 0x1ffe1);
         /* Its sequences run while the finger moves, as the driver reads */
         for (int i = rnd(f, 8); i; i--) {
-            resp = qtest_qmp(qts, "{ 'execute': 'input-send-event', "
-                "'arguments': { 'events': ["
-                " { 'type': 'abs', 'data': { 'axis': 'x', 'value': %d } },"
-                " { 'type': 'btn', 'data': { 'down': %i, 'button': 'left' }"
-                " } ] } }", rnd(f, 0x8000), !one_in(f, 4));
-            qobject_unref(resp);
+            adc_finger(f, rnd(f, 0x8000), rnd(f, 0x8000), !one_in(f, 4));
             qtest_clock_step(qts, rnd(f, 3000000));
             qtest_readl(qts, ADC_FIFODATA(0));
             qtest_writel(qts, ADC_IRQSTATUS, g_rand_int(f->r));
@@ -1826,13 +1833,7 @@ static void adc_touch_step(Fuzz *f)
         }
         break;
     case 0 ... 2:
-        resp = qtest_qmp(qts, "{ 'execute': 'input-send-event', "
-            "'arguments': { 'events': ["
-            " { 'type': 'abs', 'data': { 'axis': 'x', 'value': %d } },"
-            " { 'type': 'abs', 'data': { 'axis': 'y', 'value': %d } },"
-            " { 'type': 'btn', 'data': { 'down': %i, 'button': 'left' } }"
-            " ] } }", rnd(f, 0x8000), rnd(f, 0x8000), !one_in(f, 3));
-        qobject_unref(resp);
+        adc_finger(f, rnd(f, 0x8000), rnd(f, 0x8000), !one_in(f, 3));
         break;
     case 3:
         qtest_writel(qts, ADC_CTRL, one_in(f, 4) ? g_rand_int(f->r)

@@ -118,9 +118,6 @@ typedef struct USBGadgetHost {
     uint8_t serial_out[USB_GADGET_HOST_SERIAL_MAX];
     uint32_t serial_len;
 
-    /* Counters for tests and traces */
-    uint64_t frames_in;
-    uint64_t frames_out;
 } USBGadgetHost;
 
 extern const VMStateDescription vmstate_usb_gadget_host;
