@@ -186,6 +186,11 @@ static const IoTarget io_targets[] = {
     { 0x50000000, 0x1000000, 38 },      /* GPMC registers */
     { 0x46000000, 0x800000, 38 },       /* McASP0-1 data ports */
     { 0x54c00000, 0x100000, 42 },       /* TSC_ADC FIFO port */
+    /*
+     * USBSS, MUSB0-1, CPPI 4.1: TI's table has no USB row; they sit on
+     * L3S too, so they take the GPMC and McASP ports' 38.
+     */
+    { 0x47400000, 0x8000, 38 },
     /* L4_PER */
     { 0x48022000, 0x3000, 34 },         /* UART1-2 */
     { 0x4802a000, 0x1000, 34 },         /* I2C1 */
