@@ -87,6 +87,8 @@ mount_fs() { # DEV TYPE DIR
 # window (ondemand_readahead() grows to bdi->io_pages, which follows
 # max_sectors_kb).  So for the read runs, the block device's max_sectors_kb
 # is set to the window, as the 3.2 kernel issued them; writes keep it.
+# A device that takes less in one request (usb-storage: 120 KiB) gets
+# its own limit, as it did under 3.2.
 queue_dir() { # DEV: its disk's queue directory, if it is a block device
     d=/sys/class/block/${1#/dev/}
     [ -e "$d/partition" ] && d=$d/..
@@ -96,11 +98,14 @@ read_requests_as_3_2() { # DEV on|off
     q=$(queue_dir "$1") || return 0
     if [ "$2" = on ]; then
         write_kb=$(cat "$q/max_sectors_kb")
+        read_kb=$(cat "$q/read_ahead_kb")
+        hw_kb=$(cat "$q/max_hw_sectors_kb")
+        [ "$read_kb" -gt "$hw_kb" ] && read_kb=$hw_kb
         [ -n "${told_requests:-}" ] ||
-            say "reads in requests of $(cat "$q/read_ahead_kb") KiB" \
+            say "reads in requests of $read_kb KiB" \
                 "(max_sectors_kb $write_kb for writes)"
         told_requests=1
-        cat "$q/read_ahead_kb" >"$q/max_sectors_kb"
+        echo "$read_kb" >"$q/max_sectors_kb"
     else
         echo "$write_kb" >"$q/max_sectors_kb"
     fi

@@ -42,6 +42,7 @@ PROFILE_DIR = None
 SD_EXT2 = "sd_ext2:/dev/mmcblk0p1:ext2"
 SD_VFAT = "sd_vfat:/dev/mmcblk0p2:vfat"
 NAND_UBIFS = "nand_ubifs:/dev/mtd9:ubifs"
+USB_EXT2 = "usb_ext2:/dev/sda:ext2"
 # The GPMC's node in the am335x kernel's DTBs (Linux 6.1), parent of the NAND
 NAND_PARENT = "/ocp/target-module@50000000/gpmc@50000000"
 
@@ -89,6 +90,24 @@ def sd_card(path):
 
 def sd_drive(path):
     return ["-drive", "if=sd,index=0,format=raw,file=%s" % path]
+
+
+def usb_disk(path):
+    """A 1 GiB sparse disk image with ext2 on the whole disk, made the
+    same every time, for a stick on the host port."""
+    with open(path, "wb") as f:
+        f.truncate(1024 * MiB)
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", "-U", FIXED_UUID,
+                    "-E", "hash_seed=" + FIXED_UUID, path],
+                   check=True, capture_output=True,
+                   env=dict(os.environ, **FIXED_TIME))
+
+
+def usb_drive(path):
+    """QEMU's usb-storage in USB1's socket (the boards' type-A host port),
+    a high-speed bulk-only mass storage device."""
+    return ["-drive", "if=none,id=usbdisk,format=raw,file=%s" % path,
+            "-device", "usb-storage,bus=usb-bus.1,port=1,drive=usbdisk"]
 
 
 def nand_drive(path):
