@@ -41,6 +41,8 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "hw/usb/am335x_musb.h"
+#include "hw/usb/msd.h"
+#include "block/aio-wait.h"
 #include "hw/dma/am335x_cppi41.h"
 #include "migration/vmstate.h"
 #include "trace.h"
@@ -530,6 +532,21 @@ static void musb_pipe_finish(AM335xMusbState *s, int epn, bool in,
     musb_retry_rearm(s);
 }
 
+/*
+ * A mass storage device answers once the host's disk I/O is done, at a
+ * moment of the guest's time that depends on the host.  With timing on,
+ * the model waits for it on the spot, as the SD card's blocks are read,
+ * so that a run repeats on any host.  Only the host's I/O completes such
+ * a packet, never the guest, so the wait always ends.
+ */
+static bool musb_waits_for_host_io(AM335xMusbPipe *p)
+{
+    USBEndpoint *uep = p->packet.ep;
+
+    return uep && uep->dev &&
+           object_dynamic_cast(OBJECT(uep->dev), TYPE_USB_STORAGE);
+}
+
 static void musb_pipe_result(AM335xMusbState *s, int epn, bool in)
 {
     AM335xMusbPipe *p = in ? &s->ep[epn].rx : &s->ep[epn].tx;
@@ -538,6 +555,10 @@ static void musb_pipe_result(AM335xMusbState *s, int epn, bool in)
     switch (pk->status) {
     case USB_RET_ASYNC:
         p->async = true;
+        if (s->timing && musb_waits_for_host_io(p)) {
+            /* musb_port_complete() clears it, and takes the result */
+            AIO_WAIT_WHILE(NULL, p->async);
+        }
         break;
     case USB_RET_NAK:
         musb_pipe_nak(s, epn, in);

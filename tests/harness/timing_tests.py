@@ -43,6 +43,32 @@ def timing_determinism(timeout):
         raise g.GuestError("the two runs differ: %r / %r" % tuple(runs))
 
 
+@test("timing-determinism-usb/am335x-evm/am335x", 300, exclusive=True)
+def timing_determinism_usb(timeout):
+    """Two boots, each writing and reading 2 MiB on ext2 on a disk in
+    USB1's socket (QEMU's usb-storage, whose answers wait on the host's
+    disk I/O) in 100 KB buffers: the guest-measured times and busy times
+    must match."""
+    tmp = tempfile.mkdtemp(prefix="am335x-determinism-usb-")
+
+    def one(i):
+        disk = "%s/disk%d.img" % (tmp, i)
+        sb.usb_disk(disk)
+        return sb.run("am335x-evm", sb.usb_drive(disk), sb.USB_EXT2,
+                      [102400], 2 * 1024 * 1024,
+                      "timing-determinism-usb-%d" % i, timeout)
+    try:
+        runs = sb.at_once(one)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for r in runs[0]:
+        print("#   %s %d: %d bytes in %d ns" % (r[0], r[1], r[2], r[3]))
+    if len(runs[0]) != 2:
+        raise g.GuestError("expected a write and a read row, got %r" % runs[0])
+    if runs[0] != runs[1]:
+        raise g.GuestError("the two runs differ: %r / %r" % tuple(runs))
+
+
 @test("timing-determinism-eth/am335x-evm/am335x", 300, exclusive=True)
 def timing_determinism_eth(timeout):
     """Two boots, each running TCP both ways at once for 1 s of guest time
