@@ -19,18 +19,17 @@ import storage_bench as sb
 from suite import booted, test
 
 
-@test("timing-determinism/beaglebone-black/am335x", 240, exclusive=True)
-def timing_determinism(timeout):
-    """Two boots, each writing and reading 1 MiB on the SD card's ext2 in
-    100 KB buffers: the guest-measured times and busy times must match."""
-    tmp = tempfile.mkdtemp(prefix="am335x-determinism-")
+def storage_determinism(board, make_image, drive, fs, total, name, timeout):
+    """Two boots at once, each writing and reading TOTAL bytes on FS in
+    100 KB buffers, on its own image (MAKE_IMAGE(path), DRIVE(path)): the
+    guest-measured times and busy times must match."""
+    tmp = tempfile.mkdtemp(prefix="am335x-%s-" % name)
 
     def one(i):
-        card = "%s/card%d.img" % (tmp, i)
-        sb.sd_card(card)
-        return sb.run("beaglebone-black", sb.sd_drive(card), sb.SD_EXT2,
-                      [102400], 1024 * 1024, "timing-determinism-%d" % i,
-                      timeout)
+        image = "%s/image%d.img" % (tmp, i)
+        make_image(image)
+        return sb.run(board, drive(image), fs, [102400], total,
+                      "%s-%d" % (name, i), timeout)
     try:
         runs = sb.at_once(one)
     finally:
@@ -41,32 +40,23 @@ def timing_determinism(timeout):
         raise g.GuestError("expected a write and a read row, got %r" % runs[0])
     if runs[0] != runs[1]:
         raise g.GuestError("the two runs differ: %r / %r" % tuple(runs))
+
+
+@test("timing-determinism/beaglebone-black/am335x", 240, exclusive=True)
+def timing_determinism(timeout):
+    """1 MiB on the SD card's ext2, twice."""
+    storage_determinism("beaglebone-black", sb.sd_card, sb.sd_drive,
+                        sb.SD_EXT2, 1024 * 1024, "timing-determinism",
+                        timeout)
 
 
 @test("timing-determinism-usb/am335x-evm/am335x", 300, exclusive=True)
 def timing_determinism_usb(timeout):
-    """Two boots, each writing and reading 2 MiB on ext2 on a disk in
-    USB1's socket (QEMU's usb-storage, whose answers wait on the host's
-    disk I/O) in 100 KB buffers: the guest-measured times and busy times
-    must match."""
-    tmp = tempfile.mkdtemp(prefix="am335x-determinism-usb-")
-
-    def one(i):
-        disk = "%s/disk%d.img" % (tmp, i)
-        sb.usb_disk(disk)
-        return sb.run("am335x-evm", sb.usb_drive(disk), sb.USB_EXT2,
-                      [102400], 2 * 1024 * 1024,
-                      "timing-determinism-usb-%d" % i, timeout)
-    try:
-        runs = sb.at_once(one)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    for r in runs[0]:
-        print("#   %s %d: %d bytes in %d ns" % (r[0], r[1], r[2], r[3]))
-    if len(runs[0]) != 2:
-        raise g.GuestError("expected a write and a read row, got %r" % runs[0])
-    if runs[0] != runs[1]:
-        raise g.GuestError("the two runs differ: %r / %r" % tuple(runs))
+    """2 MiB on ext2 on a disk in USB1's socket (QEMU's usb-storage, whose
+    answers wait on the host's disk I/O), twice."""
+    storage_determinism("am335x-evm", sb.usb_disk, sb.usb_drive,
+                        sb.USB_EXT2, 2 * 1024 * 1024,
+                        "timing-determinism-usb", timeout)
 
 
 @test("timing-determinism-eth/am335x-evm/am335x", 300, exclusive=True)
