@@ -146,7 +146,9 @@ def check_emmc(board, kernel, timeout):
         with booted(board, kernel, "mmc-emmc", timeout,
                     extra_args=emmc.drive(1)) as vm:
             load_modules(vm, "mmc")
-            wait_guest(vm, "[ -b /dev/mmcblk1 ]", "/dev/mmcblk1")
+            # Linux adds the boot partitions' disks after the user area's
+            wait_guest(vm, "[ -b /dev/mmcblk1 ] && [ -b /dev/mmcblk1boot1 ]",
+                       "/dev/mmcblk1 and its boot partitions")
             run_script(vm, "mmc-emmc.sh", "mmcblk1", 120)
 
 
