@@ -62,6 +62,15 @@ def at_once(run, n=2):
         return list(pool.map(run, range(n)))
 
 
+def fixed_ext2(path, *size):
+    """ext2 on PATH (of SIZE, if given), the same byte for byte every
+    time."""
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", "-U", FIXED_UUID,
+                    "-E", "hash_seed=" + FIXED_UUID, path, *size],
+                   check=True, capture_output=True,
+                   env=dict(os.environ, **FIXED_TIME))
+
+
 def sd_card(path):
     """An 8 GiB sparse card image like the SanDisk microSDHC (block
     addressed, as SDHC cards are): ext2 on partition 1, vfat on partition
@@ -75,10 +84,7 @@ def sd_card(path):
                          "start=270336, size=262144, type=c\n")
     ext = path + ".p1"
     fat = path + ".p2"
-    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", "-U", FIXED_UUID,
-                    "-E", "hash_seed=" + FIXED_UUID, ext, "131072k"],
-                   check=True, capture_output=True,
-                   env=dict(os.environ, **FIXED_TIME))
+    fixed_ext2(ext, "131072k")
     subprocess.run(["mkfs.vfat", "--invariant", "-i", FIXED_ID, "-C", fat,
                     str(131072)], check=True, capture_output=True)
     for part, start in ((ext, 8192), (fat, 270336)):
@@ -97,10 +103,7 @@ def usb_disk(path):
     same every time, for a stick on the host port."""
     with open(path, "wb") as f:
         f.truncate(1024 * MiB)
-    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext2", "-U", FIXED_UUID,
-                    "-E", "hash_seed=" + FIXED_UUID, path],
-                   check=True, capture_output=True,
-                   env=dict(os.environ, **FIXED_TIME))
+    fixed_ext2(path)
 
 
 def usb_drive(path):
