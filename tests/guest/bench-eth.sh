@@ -122,6 +122,7 @@ for p in $(echo "$pacing" | tr , ' '); do
         kill -KILL $pids 2> /dev/null
         wait
         echo "BENCH-ETH-CPU $p $w $4 $2"
+        echo "BENCH-ETH-STAT $p $w $8 ${10}"
         echo "BENCH-ETH-DROPS $p $w $drops"
         reports /tmp/tx.out "$p $w tx"
         [ "$rx" = 1 ] && reports /tmp/rx.out "$p $w rx"

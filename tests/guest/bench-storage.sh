@@ -43,12 +43,13 @@ measure() { # ROW BUFFER BYTES COMMAND...
     m_row=$1 m_buf=$2 m_bytes=$3
     shift 3
     set -- $(clock_idle) "$@"
-    m_t0=$1 m_i0=$(($2 + $3))
-    shift 3
+    m_t0=$1 m_i0=$(($2 + $3)) m_sb0=$4 m_si0=$5
+    shift 5
     "$@" || fail "$m_row $m_buf: $*"
     set -- $(clock_idle)
     echo "BENCH $m_row $m_buf bytes=$m_bytes ns=$(($1 - m_t0))" \
-         "busy=$(($1 - m_t0 - ($2 + $3 - m_i0))) total=$(($1 - m_t0))"
+         "busy=$(($1 - m_t0 - ($2 + $3 - m_i0))) total=$(($1 - m_t0))" \
+         "stat_busy=$(($4 - m_sb0)) stat_idle=$(($5 - m_si0))"
 }
 read_file() { # SRC BUFFER
     dd if="$1" of=/dev/null bs="$2" 2>/dev/null

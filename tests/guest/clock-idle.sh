@@ -10,5 +10,7 @@ clock_idle() {
     awk '/^now at/ { now = $3 }
          /^ *\.idle_sleeptime/ { idle = $(NF - 1) }
          /^ *\.iowait_sleeptime/ { iowait = $(NF - 1) }
-         END { print now, idle, iowait }' /proc/timer_list
+         /^cpu / { for (i = 2; i <= NF; i++)
+                       if (i == 5 || i == 6) si += $i; else sb += $i }
+         END { print now, idle, iowait, sb, si }' /proc/timer_list /proc/stat
 }

@@ -82,6 +82,9 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
     for p, w, busy, total in re.findall(
             r"^BENCH-ETH-CPU (\d+) (\d+) (\d+) (\d+)", output, re.M):
         got.setdefault((int(p), int(w)), {})["cpu"] = (int(busy), int(total))
+    for p, w, busy, idle in re.findall(
+            r"^BENCH-ETH-STAT (\d+) (\d+) (\d+) (\d+)", output, re.M):
+        got.setdefault((int(p), int(w)), {})["stat"] = (int(busy), int(idle))
     for p, w, drops in re.findall(r"^BENCH-ETH-DROPS (\d+) (\d+) (\d+)",
                                   output, re.M):
         got.setdefault((int(p), int(w)), {})["drops"] = int(drops)
@@ -89,6 +92,7 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
     want = sorted((p, w) for p in pacing for w in windows)
     if status != "0" or sorted(got) != want or \
             any(len(r.get(way, [])) != secs or "cpu" not in r
+                or "stat" not in r
                 for r in got.values() for way in ways):
         raise g.GuestError("bench-eth.sh failed; see %s" %
                            os.path.join(g.LOGDIR, name + ".log"))

@@ -168,8 +168,8 @@ def nand_polled_dtb(board, directory):
 def run(board, drive_args, fs_list, sizes, total, name, timeout, dtb=None):
     """Boots @board with timing=on (and DTB, if given, instead of the
     stock one), runs bench-storage.sh; returns its records,
-    [(row, buffer, bytes, ns, busy ns, ns)], in the order the guest
-    printed them."""
+    [(row, buffer, bytes, ns, busy ns, ns, /proc/stat busy ticks, its idle
+    ticks)], in the order the guest printed them."""
     append = ("bench.fs=%s bench.sizes=%s bench.total=%d"
               % (fs_list, ",".join(map(str, sizes)), total))
     # No network backend: nothing from the host reaches the guest.
@@ -179,10 +179,12 @@ def run(board, drive_args, fs_list, sizes, total, name, timeout, dtb=None):
     if status != "0":
         raise g.GuestError("bench-storage.sh failed (exit %s); see %s" %
                            (status, os.path.join(g.LOGDIR, name + ".log")))
-    return [(r, int(b), int(n), int(ns), int(busy), int(tot))
-            for r, b, n, ns, busy, tot in
+    return [(r, int(b), int(n), int(ns), int(busy), int(tot), int(sbusy),
+             int(sidle))
+            for r, b, n, ns, busy, tot, sbusy, sidle in
             re.findall(r"^BENCH (\S+) (\d+) bytes=(\d+) ns=(\d+) "
-                       r"busy=(\d+) total=(\d+)", output, re.M)]
+                       r"busy=(\d+) total=(\d+) stat_busy=(\d+) "
+                       r"stat_idle=(\d+)", output, re.M)]
 
 
 def run_timed(board, script, append, extra_args, name, timeout, dtb=None,

@@ -28,7 +28,41 @@ struct clocks {
     unsigned long long now;     /* "now at N nsecs" */
     unsigned long long idle;    /* idle_sleeptime + iowait_sleeptime */
     unsigned cpus;              /* tick devices with an idle time */
+    unsigned long long stat_busy;   /* /proc/stat, USER_HZ ticks */
+    unsigned long long stat_idle;   /* its idle + iowait */
 };
+
+/*
+ * The "cpu " line of /proc/stat, read as TI's LTP-DDT cpu load script
+ * reads it for the PSP guide: idle and iowait are idle, every other
+ * field is busy.
+ */
+static int read_stat(struct clocks *c)
+{
+    unsigned long long v[10] = { 0 };
+    FILE *f = fopen("/proc/stat", "r");
+    int n, i;
+
+    if (!f) {
+        perror("cpu-window: /proc/stat");
+        return -1;
+    }
+    n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+               &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+               &v[8], &v[9]);
+    fclose(f);
+    if (n < 5) {
+        fprintf(stderr, "cpu-window: /proc/stat has no cpu line\n");
+        return -1;
+    }
+    c->stat_idle = v[3] + v[4];
+    for (i = 0; i < 10; i++) {
+        if (i != 3 && i != 4) {
+            c->stat_busy += v[i];
+        }
+    }
+    return 0;
+}
 
 /* /proc/timer_list of a one-CPU system is a few KiB. */
 static char text[1 << 16];
@@ -72,7 +106,7 @@ static int read_clocks(struct clocks *c)
                 !(found & 1) ? "\"now at\"" : "idle and iowait times");
         return -1;
     }
-    return 0;
+    return read_stat(c);
 }
 
 int main(int argc, char **argv)
@@ -106,7 +140,9 @@ int main(int argc, char **argv)
     ns = after.now - before.now;
     idle = after.idle - before.idle;
     cpu_ns = ns * after.cpus;
-    printf("ns=%llu busy=%llu cpus=%u\n", ns,
-           cpu_ns > idle ? cpu_ns - idle : 0, after.cpus);
+    printf("ns=%llu busy=%llu cpus=%u stat_busy=%llu stat_idle=%llu\n", ns,
+           cpu_ns > idle ? cpu_ns - idle : 0, after.cpus,
+           after.stat_busy - before.stat_busy,
+           after.stat_idle - before.stat_idle);
     return 0;
 }
