@@ -1,11 +1,13 @@
 /*
  * cpu-window SECS: the guest's CPU load over the next SECS seconds, for
  * the benches that watch a workload run in the background (audio capture,
- * iperf).  Prints "ns=N busy=N cpus=N": the time that passed on the
- * kernel's monotonic clock and how much of it the CPUs (one on the
- * AM335x; summed on others) were not idle, both in ns,
+ * iperf).  Prints "ns=N busy=N cpus=N stat_busy=N stat_idle=N": the
+ * time that passed on the kernel's monotonic clock and how much of it the
+ * CPUs (one on the AM335x; summed on others) were not idle, both in ns,
  * from /proc/timer_list ("now at", the tick's idle_sleeptime and
- * iowait_sleeptime; iowait counts as idle, as top has it).
+ * iowait_sleeptime; iowait counts as idle, as top has it); then, for
+ * comparison, the busy and idle USER_HZ ticks of /proc/stat as TI's
+ * LTP-DDT script counted them for the PSP guide.
  *
  * One process reads the clocks, sleeps and reads them again, so that the
  * window holds nothing of the measurement but the two reads: measured in
