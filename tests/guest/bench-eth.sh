@@ -20,6 +20,7 @@
 #                      [bench.rxring=N] [bench.ip=ADDR/LEN
 #                      bench.sink=IP:PORT bench.source=IP:PORT]
 #                      [bench.listen=PORT] [bench.features=NAME:on|off,...]
+#                      [bench.repeats=N]
 # bench.features: offload settings for ethtool -K eth0 (e.g. gso:off), for
 # experiments; the guide's rows are run with the driver's defaults.
 # bench.listen: the receiving stream comes as iperf -d's does, from the peer
@@ -27,18 +28,24 @@
 # is the listener's, as in the guide (instead of iperf -R to the source).
 # bench.rx=0 leaves out the receiving stream (one way only); bench.rxring
 # sets the driver's number of RX descriptors (ethtool -G eth0 rx N).
+# bench.repeats runs the list of windows N times over, one after another:
+# each run of a window then starts from a different history (see the
+# README's Ethernet bench), and the spread of its figures shows how much
+# that history moves them.
 # For each pacing interval (ethtool -C eth0 rx-usecs) and window, prints
 # iperf 2's one-second reports, in bytes, and the guest's CPU time over the
-# first bench.secs seconds, busy and in all, in ns (cpu-window, src/):
-#   BENCH-ETH PACING WINDOW tx|rx [  1] 0.0000-1.0000 sec  N Bytes  N Bytes/sec
-#   BENCH-ETH-CPU PACING WINDOW BUSY TOTAL
-#   BENCH-ETH-DROPS PACING WINDOW N
+# first bench.secs seconds, busy and in all, in ns (cpu-window, src/), and
+# the busy and idle ticks of /proc/stat's cpu line over the same window:
+#   BENCH-ETH PACING WINDOW REPEAT tx|rx [  1] 0.0000-1.0000 sec  N Bytes  N Bytes/sec
+#   BENCH-ETH-CPU PACING WINDOW REPEAT BUSY TOTAL
+#   BENCH-ETH-STAT PACING WINDOW REPEAT BUSY IDLE
+#   BENCH-ETH-DROPS PACING WINDOW REPEAT N
 # (N: frames the CPSW dropped for want of RX buffers, ethtool -S's
 # overrun counters, over the run)
 # Half a second after the last one-second report, the streams are killed:
 # neither peer ever closes its end.
 set -u
-windows=64 secs=2 pacing=0 rx=1 rxring= ip= listen= features=
+windows=64 secs=2 pacing=0 rx=1 rxring= ip= listen= features= repeats=1
 sink=10.0.2.100:5001 source=10.0.2.101:5001
 for arg in $(cat /proc/cmdline); do
     case $arg in
@@ -52,6 +59,7 @@ for arg in $(cat /proc/cmdline); do
         bench.source=*) source=${arg#bench.source=} ;;
         bench.listen=*) listen=${arg#bench.listen=} ;;
         bench.features=*) features=${arg#bench.features=} ;;
+        bench.repeats=*) repeats=${arg#bench.repeats=} ;;
     esac
 done
 cat > /tmp/udhcpc.sh << 'EOS'
@@ -94,38 +102,40 @@ for p in $(echo "$pacing" | tr , ' '); do
     # ethtool fails when nothing changes; what counts is the value after
     ethtool -C eth0 rx-usecs "$p" 2> /dev/null
     ethtool -c eth0 | grep -q "^rx-usecs: *$p\$" || exit 1
-    for w in $(echo "$windows" | tr , ' '); do
-        pids=
-        if [ "$rx" = 1 ] && [ -n "$listen" ]; then
-            iperf -s -p "$listen" -w "${w}K" -f B -i 1 > /tmp/rx.out 2>&1 &
-            pids=$!
-            sleep 0.2
-        fi
-        iperf -c "${sink%:*}" -p "${sink#*:}" -w "${w}K" -f B -i 1 \
-            -t "$secs" > /tmp/tx.out 2>&1 &
-        pids="$pids $!"
-        if [ "$rx" = 1 ] && [ -z "$listen" ]; then
-            iperf -c "${source%:*}" -p "${source#*:}" -R -w "${w}K" -f B \
-                -i 1 -t "$secs" > /tmp/rx.out 2>&1 &
+    for rep in $(seq "$repeats"); do
+        for w in $(echo "$windows" | tr , ' '); do
+            pids=
+            if [ "$rx" = 1 ] && [ -n "$listen" ]; then
+                iperf -s -p "$listen" -w "${w}K" -f B -i 1 > /tmp/rx.out 2>&1 &
+                pids=$!
+                sleep 0.2
+            fi
+            iperf -c "${sink%:*}" -p "${sink#*:}" -w "${w}K" -f B -i 1 \
+                -t "$secs" > /tmp/tx.out 2>&1 &
             pids="$pids $!"
-        fi
-        drops=$(overruns)
-        # ns=N busy=N cpus=1 (iowait counts as idle)
-        window=$(cpu-window "$secs") || exit 1
-        set -- $(echo "$window" | tr = ' ')
-        drops=$(($(overruns) - drops))
-        # The last one-second report is out by now.  iperf would then wait
-        # seconds for the peers to close, which they never do, and SIGINT
-        # or SIGTERM do not cut that short; its reports are written out a
-        # line at a time, so SIGKILL loses none.
-        sleep 0.5
-        kill -KILL $pids 2> /dev/null
-        wait
-        echo "BENCH-ETH-CPU $p $w $4 $2"
-        echo "BENCH-ETH-STAT $p $w $8 ${10}"
-        echo "BENCH-ETH-DROPS $p $w $drops"
-        reports /tmp/tx.out "$p $w tx"
-        [ "$rx" = 1 ] && reports /tmp/rx.out "$p $w rx"
+            if [ "$rx" = 1 ] && [ -z "$listen" ]; then
+                iperf -c "${source%:*}" -p "${source#*:}" -R -w "${w}K" -f B \
+                    -i 1 -t "$secs" > /tmp/rx.out 2>&1 &
+                pids="$pids $!"
+            fi
+            drops=$(overruns)
+            # ns=N busy=N cpus=1 (iowait counts as idle)
+            window=$(cpu-window "$secs") || exit 1
+            set -- $(echo "$window" | tr = ' ')
+            drops=$(($(overruns) - drops))
+            # The last one-second report is out by now.  iperf would then wait
+            # seconds for the peers to close, which they never do, and SIGINT
+            # or SIGTERM do not cut that short; its reports are written out a
+            # line at a time, so SIGKILL loses none.
+            sleep 0.5
+            kill -KILL $pids 2> /dev/null
+            wait
+            echo "BENCH-ETH-CPU $p $w $rep $4 $2"
+            echo "BENCH-ETH-STAT $p $w $rep $8 ${10}"
+            echo "BENCH-ETH-DROPS $p $w $rep $drops"
+            reports /tmp/tx.out "$p $w $rep tx"
+            [ "$rx" = 1 ] && reports /tmp/rx.out "$p $w $rep rx"
+        done
     done
 done
 exit 0

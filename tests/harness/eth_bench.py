@@ -47,18 +47,30 @@ def pc_args(rx, nic=PC_NIC):
             "nic-irq=" + nic + (",connect-back-port=5003" if rx else "")]
 
 
-def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
-        rx_ring=None, peer="pc", sysctls=(), pc_nic=PC_NIC):
+def run(windows, secs, name, timeout, **kwargs):
     """Returns {(pacing us, window KB): {"tx": [bytes in each second],
-    "rx": [...] (with RX), "cpu": (busy, total ns), "drops": frames
-    the CPSW dropped for want of RX buffers}}; CPU_ARGS as
-    storage_bench.run_timed's; RX_RING, the driver's RX descriptors;
-    PEER, "slirp" (guestfwds) or "pc" (tcp-bench-peer); SYSCTLS,
-    "name=value" strings the guest kernel sets at boot (sysctl.* on its
-    command line); PC_NIC, the PC peer's nic-irq."""
+    "rx": [...] (with RX), "cpu": (busy, total ns), "stat": (busy, idle
+    ticks of /proc/stat), "drops": frames the CPSW dropped for want of RX
+    buffers}}; the keyword arguments as run_repeated's."""
+    got = run_repeated(windows, secs, name, timeout, **kwargs)
+    return {key: runs[0] for key, runs in got.items()}
+
+
+def run_repeated(windows, secs, name, timeout, pacing=(0,), rx=True,
+                 cpu_args=None, rx_ring=None, peer="pc", sysctls=(),
+                 pc_nic=PC_NIC, repeats=1):
+    """Runs the list of WINDOWS REPEATS times over in one boot; returns
+    {(pacing us, window KB): [run's figures, as run() gives them, for each
+    repeat in order]}; CPU_ARGS as storage_bench.run_timed's; RX_RING, the
+    driver's RX descriptors; PEER, "slirp" (guestfwds) or "pc"
+    (tcp-bench-peer); SYSCTLS, "name=value" strings the guest kernel sets
+    at boot (sysctl.* on its command line); PC_NIC, the PC peer's
+    nic-irq."""
     append = ("bench.windows=%s bench.secs=%d bench.pacing=%s bench.rx=%d"
               % (",".join(map(str, windows)), secs,
                  ",".join(map(str, pacing)), 1 if rx else 0))
+    if repeats != 1:
+        append += " bench.repeats=%d" % repeats
     if rx_ring:
         append += " bench.rxring=%d" % rx_ring
     append += "".join(" sysctl." + kv for kv in sysctls)
@@ -71,32 +83,40 @@ def run(windows, secs, name, timeout, pacing=(0,), rx=True, cpu_args=None,
                                   args,
                                   name, timeout, cpu_args=cpu_args)
     got = {}
+
+    def run_of(p, w, rep):
+        return got.setdefault((int(p), int(w), int(rep)), {})
+
     # The one-second reports inside the run (the script kills iperf
     # before the peers' close, which never comes)
-    for p, w, way, t0, t1, nbytes in re.findall(
-            r"^BENCH-ETH (\d+) (\d+) (tx|rx) \[ *\*?\d+\]\s+([\d.]+)-\s*"
-            r"([\d.]+) sec\s+([\d.]+) Bytes", output, re.M):
+    for p, w, rep, way, t0, t1, nbytes in re.findall(
+            r"^BENCH-ETH (\d+) (\d+) (\d+) (tx|rx) \[ *\*?\d+\]\s+"
+            r"([\d.]+)-\s*([\d.]+) sec\s+([\d.]+) Bytes", output, re.M):
         if float(t1) - float(t0) == 1.0 and float(t1) <= secs:
-            got.setdefault((int(p), int(w)), {}).setdefault(
-                way, []).append(int(float(nbytes)))
-    for p, w, busy, total in re.findall(
-            r"^BENCH-ETH-CPU (\d+) (\d+) (\d+) (\d+)", output, re.M):
-        got.setdefault((int(p), int(w)), {})["cpu"] = (int(busy), int(total))
-    for p, w, busy, idle in re.findall(
-            r"^BENCH-ETH-STAT (\d+) (\d+) (\d+) (\d+)", output, re.M):
-        got.setdefault((int(p), int(w)), {})["stat"] = (int(busy), int(idle))
-    for p, w, drops in re.findall(r"^BENCH-ETH-DROPS (\d+) (\d+) (\d+)",
-                                  output, re.M):
-        got.setdefault((int(p), int(w)), {})["drops"] = int(drops)
+            run_of(p, w, rep).setdefault(way, []).append(int(float(nbytes)))
+    for p, w, rep, busy, total in re.findall(
+            r"^BENCH-ETH-CPU (\d+) (\d+) (\d+) (\d+) (\d+)", output, re.M):
+        run_of(p, w, rep)["cpu"] = (int(busy), int(total))
+    for p, w, rep, busy, idle in re.findall(
+            r"^BENCH-ETH-STAT (\d+) (\d+) (\d+) (\d+) (\d+)", output,
+            re.M):
+        run_of(p, w, rep)["stat"] = (int(busy), int(idle))
+    for p, w, rep, drops in re.findall(
+            r"^BENCH-ETH-DROPS (\d+) (\d+) (\d+) (\d+)", output, re.M):
+        run_of(p, w, rep)["drops"] = int(drops)
     ways = ("tx", "rx") if rx else ("tx",)
-    want = sorted((p, w) for p in pacing for w in windows)
+    want = sorted((p, w, rep) for p in pacing for w in windows
+                  for rep in range(1, repeats + 1))
     if status != "0" or sorted(got) != want or \
             any(len(r.get(way, [])) != secs or "cpu" not in r
                 or "stat" not in r
                 for r in got.values() for way in ways):
         raise g.GuestError("bench-eth.sh failed; see %s" %
                            os.path.join(g.LOGDIR, name + ".log"))
-    return got
+    runs = {}
+    for p, w, rep in want:
+        runs.setdefault((p, w), []).append(got[(p, w, rep)])
+    return runs
 
 
 def run_tx(windows, secs, name, timeout, cpu_args=None, peer="pc",
