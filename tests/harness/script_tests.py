@@ -130,3 +130,48 @@ def check_profile_bad_input(timeout):
                                "not as 16 ms: %r" % out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def eth_lines(rep, tx, rx, secs=2):
+    """bench-eth.sh's lines for one run of the 16 KB window, paced, with
+    TX and RX bytes in each second."""
+    out = []
+    for way, n in (("tx", tx), ("rx", rx)):
+        for i in range(secs):
+            out.append("BENCH-ETH 500 16 %d %s [  1] %d.0000-%d.0000 sec  "
+                       "%d Bytes  %d Bytes/sec" % (rep, way, i, i + 1, n + i,
+                                                   n + i))
+    out += ["BENCH-ETH-CPU 500 16 %d %d 3000" % (rep, 1000 * rep),
+            "BENCH-ETH-STAT 500 16 %d %d 10" % (rep, 90 + rep),
+            "BENCH-ETH-DROPS 500 16 %d %d" % (rep, 5 * rep)]
+    return out
+
+
+@test("scripts/bench-eth-repeats", 60)
+def check_bench_eth_repeats(timeout):
+    """scripts/bench refuses fewer than one run of each Ethernet window;
+    the Ethernet part reads every run of a window from the guest's
+    output, in order, and takes a run with a line missing as a failure."""
+    import eth_bench
+    expect_error(["scripts/bench", "--part", "eth", "--eth-repeats", "0"],
+                 "--eth-repeats and --eth-secs must be at least 1")
+    lines = eth_lines(1, 100, 200) + eth_lines(2, 300, 400)
+    # Interleaved with the guest's other output, as on its console
+    out = "\n".join(["[   12.5] random kernel line"] + lines + ["# done"])
+    got = eth_bench.parse(out, [16], 2, pacing=(500,), repeats=2)
+    print("#   %r" % got)
+    want = {(500, 16): [
+        {"tx": [100, 101], "rx": [200, 201], "cpu": (1000, 3000),
+         "stat": (91, 10), "drops": 5},
+        {"tx": [300, 301], "rx": [400, 401], "cpu": (2000, 3000),
+         "stat": (92, 10), "drops": 10}]}
+    if got != want:
+        raise g.GuestError("two runs read as %r" % got)
+    one = eth_bench.parse("\n".join(eth_lines(1, 100, 200)), [16], 2,
+                          pacing=(500,))
+    if one != {(500, 16): want[(500, 16)][:1]}:
+        raise g.GuestError("one run read as %r" % one)
+    for i in range(len(lines)):
+        cut = "\n".join(lines[:i] + lines[i + 1:])
+        if eth_bench.parse(cut, [16], 2, pacing=(500,), repeats=2):
+            raise g.GuestError("read without %r" % lines[i])
