@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tempfile
 
+import eth_bench
 import guest as g
 from suite import test
 
@@ -152,7 +153,6 @@ def check_bench_eth_repeats(timeout):
     """scripts/bench refuses fewer than one run of each Ethernet window;
     the Ethernet part reads every run of a window from the guest's
     output, in order, and takes a run with a line missing as a failure."""
-    import eth_bench
     expect_error(["scripts/bench", "--part", "eth", "--eth-repeats", "0"],
                  "--eth-repeats and --eth-secs must be at least 1")
     lines = eth_lines(1, 100, 200) + eth_lines(2, 300, 400)
