@@ -254,7 +254,7 @@ typedef struct BlockInfo {
 } BlockInfo;
 
 typedef struct Cache {
-    unsigned sets;
+    unsigned sets;              /* a power of two */
     unsigned ways;
     /* tags[set * ways + way], most recently used first; 0 is empty */
     uint64_t *tags;
@@ -316,9 +316,16 @@ static uint64_t mispredicts;
 
 static void cache_init(Cache *c, unsigned sets, unsigned ways)
 {
+    g_assert(sets && !(sets & (sets - 1)));
     c->sets = sets;
     c->ways = ways;
     c->tags = g_new0(uint64_t, (size_t)sets * ways);
+}
+
+/* The ways of the set @line maps to */
+static uint64_t *cache_set(Cache *c, uint64_t line)
+{
+    return &c->tags[(line & (c->sets - 1)) * c->ways];
 }
 
 /*
@@ -329,11 +336,15 @@ static void cache_init(Cache *c, unsigned sets, unsigned ways)
 static bool cache_access(Cache *c, uint64_t line, bool allocate)
 {
     uint64_t tag = line + 1;
-    uint64_t *set = &c->tags[(line % c->sets) * c->ways];
+    uint64_t *set = cache_set(c, line);
     unsigned way;
 
     c->accesses++;
-    for (way = 0; way < c->ways; way++) {
+    /* Most accesses hit the most recently used line: nothing moves */
+    if (set[0] == tag) {
+        return true;
+    }
+    for (way = 1; way < c->ways; way++) {
         if (set[way] == tag) {
             memmove(&set[1], &set[0], way * sizeof(set[0]));
             set[0] = tag;
@@ -352,7 +363,7 @@ static bool cache_access(Cache *c, uint64_t line, bool allocate)
 static void cache_invalidate(Cache *c, uint64_t line)
 {
     uint64_t tag = line + 1;
-    uint64_t *set = &c->tags[(line % c->sets) * c->ways];
+    uint64_t *set = cache_set(c, line);
 
     for (unsigned way = 0; way < c->ways; way++) {
         if (set[way] == tag) {
