@@ -20,7 +20,7 @@
 #                      [bench.rxring=N] [bench.ip=ADDR/LEN
 #                      bench.sink=IP:PORT bench.source=IP:PORT]
 #                      [bench.listen=PORT] [bench.features=NAME:on|off,...]
-#                      [bench.repeats=N]
+#                      [bench.repeats=N] [bench.gadget=ecm]
 # bench.features: offload settings for ethtool -K eth0 (e.g. gso:off), for
 # experiments; the guide's rows are run with the driver's defaults.
 # bench.listen: the receiving stream comes as iperf -d's does, from the peer
@@ -42,10 +42,15 @@
 #   BENCH-ETH-DROPS PACING WINDOW REPEAT N
 # (N: frames the CPSW dropped for want of RX buffers, ethtool -S's
 # overrun counters, over the run)
+# bench.gadget=ecm runs the streams over USB0 instead: a configfs gadget
+# with one CDC ECM function (usb0), bound to the MUSB's UDC and configured
+# by the PC behind the board's USB cable (hw/usb/usb_gadget_host.c); no
+# interrupt pacing (bench.pacing=0) and no ethtool settings there.
 # Half a second after the last one-second report, the streams are killed:
 # neither peer ever closes its end.
 set -u
 windows=64 secs=2 pacing=0 rx=1 rxring= ip= listen= features= repeats=1
+gadget=
 sink=10.0.2.100:5001 source=10.0.2.101:5001
 for arg in $(cat /proc/cmdline); do
     case $arg in
@@ -60,6 +65,7 @@ for arg in $(cat /proc/cmdline); do
         bench.listen=*) listen=${arg#bench.listen=} ;;
         bench.features=*) features=${arg#bench.features=} ;;
         bench.repeats=*) repeats=${arg#bench.repeats=} ;;
+        bench.gadget=*) gadget=${arg#bench.gadget=} ;;
     esac
 done
 cat > /tmp/udhcpc.sh << 'EOS'
@@ -69,29 +75,55 @@ ip addr add $ip/${mask:-24} dev $interface
 exit 0
 EOS
 chmod +x /tmp/udhcpc.sh
-ip link set eth0 up || exit 1
+# A gadget with one ECM function, configured by the PC on the USB cable.
+# The CPPI 4.1 is kept awake: the gadget's IN endpoint uses the DMA only
+# if the DMA controller is awake when its first request comes.
+ecm_gadget() {
+    mount -t configfs none /sys/kernel/config 2> /dev/null
+    echo on > /sys/bus/platform/devices/47400000.dma-controller/power/control
+    cd /sys/kernel/config/usb_gadget && mkdir g && cd g &&
+        echo 0x1d6b > idVendor && echo 0x0104 > idProduct &&
+        mkdir configs/c.1 functions/ecm.usb0 &&
+        ln -s functions/ecm.usb0 configs/c.1/ &&
+        ls /sys/class/udc > UDC || return 1
+    cd /
+    for i in $(seq 100); do
+        [ "$(cat /sys/class/udc/*/state)" = configured ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+dev=eth0
+case $gadget in
+    '') ;;
+    ecm) ecm_gadget || exit 1; dev=usb0 ;;
+    *) echo "bench-eth: no gadget function '$gadget'"; exit 1 ;;
+esac
+ip link set $dev up || exit 1
 if [ -n "$rxring" ]; then
-    ethtool -G eth0 rx "$rxring" 2> /dev/null
+    ethtool -G $dev rx "$rxring" 2> /dev/null
     # "Current hardware settings:" come second
-    [ "$(ethtool -g eth0 | awk '/^RX:/ { n = $2 } END { print n }')" = \
+    [ "$(ethtool -g $dev | awk '/^RX:/ { n = $2 } END { print n }')" = \
         "$rxring" ] || exit 1
 fi
 for f in $(echo "$features" | tr , ' '); do
-    ethtool -K eth0 "${f%:*}" "${f#*:}" || exit 1
+    ethtool -K $dev "${f%:*}" "${f#*:}" || exit 1
 done
 for i in $(seq 50); do
-    grep -q 1 /sys/class/net/eth0/carrier && break
+    grep -q 1 /sys/class/net/$dev/carrier && break
     sleep 0.2
 done
 if [ -n "$ip" ]; then
-    ip addr add "$ip" dev eth0 || exit 1
+    ip addr add "$ip" dev $dev || exit 1
 else
-    udhcpc -i eth0 -n -q -t 5 -s /tmp/udhcpc.sh > /dev/null 2>&1 || exit 1
+    udhcpc -i $dev -n -q -t 5 -s /tmp/udhcpc.sh > /dev/null 2>&1 || exit 1
 fi
 
 # The CPSW's overrun counters (frames dropped for want of room), summed
+# (none on usb0)
 overruns() {
-    ethtool -S eth0 | awk '/[Oo]verruns:/ { n += $NF } END { print n + 0 }'
+    ethtool -S $dev 2> /dev/null |
+        awk '/[Oo]verruns:/ { n += $NF } END { print n + 0 }'
 }
 
 reports() {
@@ -100,8 +132,13 @@ reports() {
 
 for p in $(echo "$pacing" | tr , ' '); do
     # ethtool fails when nothing changes; what counts is the value after
-    ethtool -C eth0 rx-usecs "$p" 2> /dev/null
-    ethtool -c eth0 | grep -q "^rx-usecs: *$p\$" || exit 1
+    if [ $dev = eth0 ]; then
+        ethtool -C $dev rx-usecs "$p" 2> /dev/null
+        ethtool -c $dev | grep -q "^rx-usecs: *$p\$" || exit 1
+    elif [ "$p" != 0 ]; then
+        echo "bench-eth: no interrupt pacing on $dev"
+        exit 1
+    fi
     for rep in $(seq "$repeats"); do
         for w in $(echo "$windows" | tr , ' '); do
             pids=

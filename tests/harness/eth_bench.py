@@ -37,12 +37,19 @@ PC_APPEND = " bench.ip=10.0.2.15/24 bench.sink=10.0.2.2:5001"
 PC_NIC = "e1000e"
 
 
-def pc_args(rx, nic=PC_NIC):
+# LINK: how the board reaches the PC.  "cpsw": the EVM's CPSW port 1 on
+# the wire; "ecm": USB0's gadget, a CDC ECM function that the PC behind
+# the USB cable (hw/usb/usb_gadget_host.c) hands its frames to
+LINK_NIC = {"cpsw": "nic,netdev=wire",
+            "ecm": "nic,netdev=wire,model=usb-gadget"}
+
+
+def pc_args(rx, nic=PC_NIC, link="cpsw"):
     """QEMU arguments for the PC peer; RX: with the connection back; NIC,
-    its nic-irq."""
+    its nic-irq; LINK, as LINK_NIC."""
     return ["-netdev", "hubport,id=wire,hubid=0",
             "-netdev", "hubport,id=pc,hubid=0",
-            "-net", "nic,netdev=wire",
+            "-net", LINK_NIC[link],
             "-device", "tcp-bench-peer,id=pc,netdev=pc,ip=10.0.2.2,"
             "nic-irq=" + nic + (",connect-back-port=5003" if rx else "")]
 
@@ -58,14 +65,14 @@ def run(windows, secs, name, timeout, **kwargs):
 
 def run_repeated(windows, secs, name, timeout, pacing=(0,), rx=True,
                  cpu_args=None, rx_ring=None, peer="pc", sysctls=(),
-                 pc_nic=PC_NIC, repeats=1):
+                 pc_nic=PC_NIC, repeats=1, link="cpsw"):
     """Runs the list of WINDOWS REPEATS times over in one boot; returns
     {(pacing us, window KB): [run's figures, as run() gives them, for each
     repeat in order]}; CPU_ARGS as storage_bench.run_timed's; RX_RING, the
     driver's RX descriptors; PEER, "slirp" (guestfwds) or "pc"
     (tcp-bench-peer); SYSCTLS, "name=value" strings the guest kernel sets
     at boot (sysctl.* on its command line); PC_NIC, the PC peer's
-    nic-irq."""
+    nic-irq; LINK, as LINK_NIC (the PC peer only)."""
     append = ("bench.windows=%s bench.secs=%d bench.pacing=%s bench.rx=%d"
               % (",".join(map(str, windows)), secs,
                  ",".join(map(str, pacing)), 1 if rx else 0))
@@ -76,7 +83,9 @@ def run_repeated(windows, secs, name, timeout, pacing=(0,), rx=True,
     append += "".join(" sysctl." + kv for kv in sysctls)
     if peer == "pc":
         append += PC_APPEND + (" bench.listen=5003" if rx else "")
-        args = pc_args(rx, pc_nic)
+        if link != "cpsw":
+            append += " bench.gadget=" + link
+        args = pc_args(rx, pc_nic, link)
     else:
         args = PEERS_ARGS if rx else SINK_ARGS
     status, output = sb.run_timed("am335x-evm", "bench-eth.sh", append,
@@ -129,9 +138,9 @@ def parse(output, windows, secs, pacing=(0,), rx=True, repeats=1):
 
 
 def run_tx(windows, secs, name, timeout, cpu_args=None, peer="pc",
-           pc_nic=PC_NIC):
+           pc_nic=PC_NIC, link="cpsw"):
     """One way only, guest to sink, without pacing: {window KB: [bytes in
     each second of the run]}."""
     got = run(windows, secs, name, timeout, rx=False, cpu_args=cpu_args,
-              peer=peer, pc_nic=pc_nic)
+              peer=peer, pc_nic=pc_nic, link=link)
     return {w: r["tx"] for (_, w), r in got.items()}
