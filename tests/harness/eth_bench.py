@@ -138,9 +138,9 @@ def parse(output, windows, secs, pacing=(0,), rx=True, repeats=1):
 
 
 def run_tx(windows, secs, name, timeout, cpu_args=None, peer="pc",
-           pc_nic=PC_NIC, link="cpsw"):
+           pc_nic=PC_NIC):
     """One way only, guest to sink, without pacing: {window KB: [bytes in
     each second of the run]}."""
     got = run(windows, secs, name, timeout, rx=False, cpu_args=cpu_args,
-              peer=peer, pc_nic=pc_nic, link=link)
+              peer=peer, pc_nic=pc_nic)
     return {w: r["tx"] for (_, w), r in got.items()}
