@@ -17,7 +17,8 @@
  * the OR of IRQSTAT0/1 (raw & enable).
  *
  * As the B-device (ID floating) the core is the peripheral (gadget): a
- * PC on the port (usb_gadget_host.c, when the port has a netdev) gives
+ * PC on the port (usb_gadget_host.c, when the port has a netdev, a
+ * chardev for its serial port or a mass storage test size) gives
  * it VBUS, sees its soft connect (POWER.SOFTCONN), resets the bus and
  * sends its SETUP, IN and OUT tokens, which the core answers from EP0's
  * CSR0 state and the endpoints' TXCSR/RXCSR and FIFOs.
@@ -2087,9 +2088,17 @@ static void musb_realize(DeviceState *dev, Error **errp)
         usb_packet_init(&s->ep[i].tx.packet);
         usb_packet_init(&s->ep[i].rx.packet);
     }
+    s->gadget_host.storage_bytes = s->host_storage_bytes;
     usb_gadget_host_init(&s->gadget_host, &s->host_conf, &s->host_serial,
                          dev, &musb_gadget_port_ops, s);
     s->gadget_host.timing = s->timing;
+}
+
+static char *musb_get_host_storage_state(Object *obj, Error **errp)
+{
+    AM335xMusbState *s = AM335X_MUSB(obj);
+
+    return g_strdup(usb_gadget_host_storage_state(&s->gadget_host));
 }
 
 static void musb_init(Object *obj)
@@ -2097,6 +2106,21 @@ static void musb_init(Object *obj)
     AM335xMusbState *s = AM335X_MUSB(obj);
     SysBusDevice *sbd = SYS_BUS_DEVICE(obj);
 
+    /* The outcome of the PC's mass storage test (host-storage-bytes) */
+    object_property_add_str(obj, "host-storage-state",
+                            musb_get_host_storage_state, NULL);
+    object_property_add_uint64_ptr(obj, "host-storage-write-ns",
+                                   &s->gadget_host.msc_write_ns,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(obj, "host-storage-read-ns",
+                                   &s->gadget_host.msc_read_ns,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(obj, "host-storage-tested-bytes",
+                                   &s->gadget_host.msc_tested_bytes,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(obj, "host-storage-bad-packets",
+                                   &s->gadget_host.msc_bad_packets,
+                                   OBJ_PROP_FLAG_READ);
     memory_region_init_io(&s->iomem, obj, &musb_ops, s, TYPE_AM335X_MUSB,
                           AM335X_MUSB_MMIO_SIZE);
     sysbus_init_mmio(sbd, &s->iomem);
@@ -2230,6 +2254,12 @@ static const Property musb_properties[] = {
     DEFINE_NIC_PROPERTIES(AM335xMusbState, host_conf),
     /* The chardev of the PC's serial port (the gadget's CDC ACM) */
     DEFINE_PROP_CHR("host-serial", AM335xMusbState, host_serial),
+    /*
+     * Bytes of the gadget's mass storage disk the PC writes and reads
+     * back, timed (0: the PC binds no mass storage function)
+     */
+    DEFINE_PROP_UINT64("host-storage-bytes", AM335xMusbState,
+                       host_storage_bytes, 0),
 };
 
 static void musb_class_init(ObjectClass *klass, void *data)

@@ -11,8 +11,16 @@
  * frames go to and come from a QEMU netdev.  With a chardev, it binds a
  * CDC ACM (serial) function too, as cdc_acm does when its tty opens:
  * SET_LINE_CODING (115200 8N1), SET_CONTROL_LINE_STATE (DTR and RTS),
- * then bytes both ways on its bulk endpoints.  The configuration it
- * takes is the first with a function it has a backend for.
+ * then bytes both ways on its bulk endpoints.  Given a test size
+ * (storage_bytes), it binds a mass storage function (Bulk-Only Transport
+ * 1.0, SCSI) as usb-storage and sd would: GET MAX LUN, usb-storage's
+ * delay_use (1 s) before it uses the device, INQUIRY, TEST UNIT READY and
+ * REQUEST SENSE until the device is ready, READ CAPACITY(10); then it
+ * writes the disk's first storage_bytes with WRITE(10) commands of
+ * 120 KiB, as Linux's usb-storage splits a large write, reads them back
+ * with READ(10) and checks the pattern, timing each pass from its first
+ * command block to its last status.  The configuration it takes is the
+ * first with a function it has a backend for.
  *
  * The device side answers each transaction at once (data, ACK, NAK,
  * STALL or no answer); a NAKed transaction waits for the device's kick.
@@ -62,6 +70,41 @@
 /* DIRECTED | BROADCAST | ALL_MULTICAST, as cdc_ether asks */
 #define CDC_FILTER_DEFAULT      0x000e
 
+/* Mass storage: SCSI transparent command set, Bulk-Only Transport */
+#define MSC_CLASS               0x08
+#define MSC_SUBCLASS_SCSI       0x06
+#define MSC_PROTOCOL_BOT        0x50
+#define MSC_CBW_SIGNATURE       0x43425355
+#define MSC_CSW_SIGNATURE       0x53425355
+#define MSC_CBW_DATA_IN         0x80
+#define MSC_GET_MAX_LUN         0xfe
+/*
+ * usb-storage submits a command's CBW, data and CSW as three URBs, each
+ * once the last completed; the PC learns of a completion from its EHCI's
+ * interrupt, raised at the end of the microframe (EHCI 1.0, 2.3.1,
+ * USBCMD's interrupt threshold: ehci-hcd's log2_irq_thresh 0, one
+ * microframe), so each stage starts at a microframe boundary.
+ */
+static int64_t host_next_microframe(int64_t now)
+{
+    return (now / MICROFRAME_NS + 1) * MICROFRAME_NS;
+}
+
+/* usb-storage's delay_use: a new device is left alone for 1 s */
+#define MSC_DELAY_USE_NS        NANOSECONDS_PER_SECOND
+#define SCSI_TEST_UNIT_READY    0x00
+#define SCSI_REQUEST_SENSE      0x03
+#define SCSI_INQUIRY            0x12
+#define SCSI_READ_CAPACITY_10   0x25
+#define SCSI_READ_10            0x28
+#define SCSI_WRITE_10           0x2a
+#define SCSI_SENSE_LEN          18
+#define SCSI_CAPACITY_LEN       8
+/* Linux's usb-storage: at most 240 sectors (120 KiB) per command */
+#define MSC_COMMAND_MAX         (120 * 1024)
+/* A unit that stays not ready after this many TEST UNIT READYs fails */
+#define MSC_READY_TRIES         20
+
 enum {
     STEP_DEVICE_64,
     STEP_SET_ADDRESS,
@@ -73,6 +116,7 @@ enum {
     STEP_SET_FILTER,
     STEP_SET_LINE_CODING,
     STEP_SET_LINE_STATE,
+    STEP_GET_MAX_LUN,
     STEP_COUNT
 };
 
@@ -166,6 +210,10 @@ static void host_start_step(USBGadgetHost *h)
                      CDC_SET_CONTROL_LINE_STATE, CDC_LINE_DTR_RTS,
                      h->acm.ctrl_iface, 0);
         break;
+    case STEP_GET_MAX_LUN:
+        host_request(h, USB_DIR_IN | USB_TYPE_CLASS | USB_RECIP_INTERFACE,
+                     MSC_GET_MAX_LUN, 0, h->msc.data_iface, 1);
+        break;
     }
 }
 
@@ -179,8 +227,29 @@ static bool host_step_applies(USBGadgetHost *h, int step)
     case STEP_SET_LINE_CODING:
     case STEP_SET_LINE_STATE:
         return h->acm.bound;
+    case STEP_GET_MAX_LUN:
+        return h->msc.bound;
     default:
         return true;
+    }
+}
+
+/* An endpoint descriptor @d (7 bytes): a usable bulk one is @fn's */
+static void host_take_bulk_endpoint(USBGadgetHostFunction *fn,
+                                    const uint8_t *d)
+{
+    uint8_t ep = d[2] & 0xf;
+    uint16_t maxp = lduw_le_p(&d[4]) & 0x7ff;
+
+    if ((d[3] & 3) != USB_ENDPOINT_XFER_BULK || !ep || !maxp) {
+        return;
+    }
+    if (d[2] & USB_DIR_IN) {
+        fn->ep_in = ep;
+        fn->maxp_in = maxp;
+    } else {
+        fn->ep_out = ep;
+        fn->maxp_out = maxp;
     }
 }
 
@@ -246,21 +315,8 @@ static bool host_find_function(USBGadgetHost *h, uint8_t subclass,
             class = d[pos + 5];
             fn->ep_in = fn->ep_out = 0;
         } else if (type == USB_DT_ENDPOINT && d[pos] >= 7 && iface == data &&
-                   class == CDC_CLASS_DATA &&
-                   (d[pos + 3] & 3) == USB_ENDPOINT_XFER_BULK) {
-            uint8_t ep = d[pos + 2] & 0xf;
-            uint16_t maxp = lduw_le_p(&d[pos + 4]) & 0x7ff;
-
-            if (!ep || !maxp) {
-                continue;
-            }
-            if (d[pos + 2] & USB_DIR_IN) {
-                fn->ep_in = ep;
-                fn->maxp_in = maxp;
-            } else {
-                fn->ep_out = ep;
-                fn->maxp_out = maxp;
-            }
+                   class == CDC_CLASS_DATA) {
+            host_take_bulk_endpoint(fn, d + pos);
         }
     }
     if (iface != data || !fn->ep_in || !fn->ep_out) {
@@ -270,6 +326,41 @@ static bool host_find_function(USBGadgetHost *h, uint8_t subclass,
     fn->data_iface = data;
     fn->data_alt = alt;
     return true;
+}
+
+/*
+ * Finds the first mass storage interface (SCSI, Bulk-Only) with a bulk IN
+ * and a bulk OUT endpoint in the configuration descriptor set in
+ * ctrl_buf; host_find_function() checked its descriptors' lengths.
+ */
+static bool host_find_msc(USBGadgetHost *h, USBGadgetHostFunction *fn)
+{
+    const uint8_t *d = h->ctrl_buf;
+    uint32_t len = h->ctrl_pos;
+    bool in_msc = false;
+
+    memset(fn, 0, sizeof(*fn));
+    for (uint32_t pos = 0; pos + 2 <= len && d[pos] >= 2 &&
+         pos + d[pos] <= len; pos += d[pos]) {
+        uint8_t type = d[pos + 1];
+
+        if (type == USB_DT_INTERFACE && d[pos] >= 9) {
+            if (in_msc && fn->ep_in && fn->ep_out) {
+                break;
+            }
+            in_msc = d[pos + 5] == MSC_CLASS &&
+                     d[pos + 6] == MSC_SUBCLASS_SCSI &&
+                     d[pos + 7] == MSC_PROTOCOL_BOT;
+            if (in_msc) {
+                fn->data_iface = d[pos + 2];
+                fn->data_alt = d[pos + 3];
+            }
+            fn->ep_in = fn->ep_out = 0;
+        } else if (type == USB_DT_ENDPOINT && d[pos] >= 7 && in_msc) {
+            host_take_bulk_endpoint(fn, d + pos);
+        }
+    }
+    return in_msc && fn->ep_in && fn->ep_out;
 }
 
 static bool host_has_serial(USBGadgetHost *h)
@@ -288,7 +379,8 @@ static bool host_parse_config(USBGadgetHost *h)
                                                 &h->ecm);
     h->acm.bound = host_has_serial(h) &&
                    host_find_function(h, CDC_SUBCLASS_ACM, &h->acm);
-    return h->ecm.bound || h->acm.bound;
+    h->msc.bound = h->storage_bytes && host_find_msc(h, &h->msc);
+    return h->ecm.bound || h->acm.bound || h->msc.bound;
 }
 
 static void host_bus_reset(USBGadgetHost *h)
@@ -317,14 +409,19 @@ static void host_enum_failed(USBGadgetHost *h, const char *why)
     h->state = GADGET_HOST_FAILED;
 }
 
+static void host_msc_start(USBGadgetHost *h);
+
 /* A control transfer of the enumeration ended */
 static void host_step_done(USBGadgetHost *h, int status)
 {
     h->stage = GADGET_CTRL_IDLE;
     h->wake_ns = host_now() + MICROFRAME_NS;
     if (status != USB_RET_SUCCESS) {
-        if (h->step == STEP_SET_FILTER) {
-            /* The filter is optional: a STALL leaves the default */
+        if (h->step == STEP_SET_FILTER || h->step == STEP_GET_MAX_LUN) {
+            /*
+             * The filter is optional: a STALL leaves the default; a
+             * device with one LUN may STALL GET MAX LUN (BOT 3.2)
+             */
             status = USB_RET_SUCCESS;
         } else {
             host_enum_failed(h, status == USB_RET_STALL ? "stalled"
@@ -366,10 +463,12 @@ static void host_step_done(USBGadgetHost *h, int status)
                 return;
             }
             qemu_log_mask(LOG_UNIMP, "usb-gadget-host: the device offers "
-                          "no CDC %s function in its %u configuration(s); "
-                          "nothing to bind\n",
-                          h->nic && host_has_serial(h) ? "ECM or ACM" :
-                          h->nic ? "ECM" : "ACM", h->config_count);
+                          "no function the PC has a backend for (%s%s%s) "
+                          "in its %u configuration(s); nothing to bind\n",
+                          h->nic ? "CDC ECM " : "",
+                          host_has_serial(h) ? "CDC ACM " : "",
+                          h->storage_bytes ? "mass storage " : "",
+                          h->config_count);
             h->state = GADGET_HOST_FAILED;
             return;
         }
@@ -385,6 +484,12 @@ static void host_step_done(USBGadgetHost *h, int status)
                                            h->acm.ep_in, h->acm.ep_out,
                                            h->acm.maxp_in);
         }
+        if (h->msc.bound) {
+            trace_usb_gadget_host_function("mass storage", h->config_value,
+                                           h->msc.data_iface, h->msc.data_alt,
+                                           h->msc.ep_in, h->msc.ep_out,
+                                           h->msc.maxp_in);
+        }
         break;
     }
     do {
@@ -398,6 +503,9 @@ static void host_step_done(USBGadgetHost *h, int status)
         }
         if (h->acm.bound) {
             qemu_chr_fe_accept_input(h->serial);
+        }
+        if (h->msc.bound) {
+            host_msc_start(h);
         }
     }
 }
@@ -601,10 +709,288 @@ static bool host_acm_run(USBGadgetHost *h, uint32_t *bytes)
     return false;
 }
 
+/* ------------------------------------------------ mass storage test */
+
+/* What the test writes: a word's value follows its offset on the disk */
+static void host_msc_pattern(uint64_t offset, uint8_t *buf, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i += 4) {
+        stl_le_p(buf + i, (uint32_t)((offset + i) / 4) * 0x9e3779b1u);
+    }
+}
+
+static void host_msc_fail(USBGadgetHost *h, const char *why)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "usb-gadget-host: mass storage test "
+                  "failed: %s\n", why);
+    trace_usb_gadget_host_msc_failed(h->msc_step, why);
+    h->msc_step = MSC_FAILED;
+}
+
+/* Builds the command block of the step the test is at */
+static void host_msc_command(USBGadgetHost *h)
+{
+    uint8_t *cbw = h->msc_cbw;
+    uint8_t *cdb = cbw + 15;
+    uint32_t len = 0, blocks = 0;
+    bool in = true;
+
+    memset(cbw, 0, USB_GADGET_HOST_CBW_LEN);
+    switch (h->msc_step) {
+    case MSC_INQUIRY:
+        cdb[0] = SCSI_INQUIRY;
+        cdb[4] = len = USB_GADGET_HOST_MSC_REPLY;
+        cbw[14] = 6;
+        break;
+    case MSC_TEST_UNIT_READY:
+        cdb[0] = SCSI_TEST_UNIT_READY;
+        cbw[14] = 6;
+        in = false;
+        break;
+    case MSC_REQUEST_SENSE:
+        cdb[0] = SCSI_REQUEST_SENSE;
+        cdb[4] = len = SCSI_SENSE_LEN;
+        cbw[14] = 6;
+        break;
+    case MSC_READ_CAPACITY:
+        cdb[0] = SCSI_READ_CAPACITY_10;
+        len = SCSI_CAPACITY_LEN;
+        cbw[14] = 10;
+        break;
+    case MSC_WRITE:
+    case MSC_READ:
+        blocks = MIN(MSC_COMMAND_MAX / h->msc_block_size,
+                     h->msc_end_lba - h->msc_lba);
+        len = blocks * h->msc_block_size;
+        in = h->msc_step == MSC_READ;
+        cdb[0] = in ? SCSI_READ_10 : SCSI_WRITE_10;
+        stl_be_p(&cdb[2], h->msc_lba);
+        stw_be_p(&cdb[7], blocks);
+        cbw[14] = 10;
+        break;
+    default:
+        return;
+    }
+    stl_le_p(cbw, MSC_CBW_SIGNATURE);
+    stl_le_p(cbw + 4, ++h->msc_tag);
+    stl_le_p(cbw + 8, len);
+    cbw[12] = in ? MSC_CBW_DATA_IN : 0;
+    h->msc_data_len = len;
+    h->msc_data_pos = 0;
+    h->msc_phase = MSC_PHASE_CBW;
+    trace_usb_gadget_host_msc_command(h->msc_tag, cdb[0], len);
+}
+
+static void host_msc_start(USBGadgetHost *h)
+{
+    h->msc_write_ns = h->msc_read_ns = 0;
+    h->msc_tested_bytes = h->msc_bad_packets = 0;
+    h->msc_tries = 0;
+    h->msc_step = MSC_INQUIRY;
+    h->wake_ns = host_now() + MSC_DELAY_USE_NS;
+    host_msc_command(h);
+}
+
+/* A command's status came: on to the next */
+static void host_msc_status(USBGadgetHost *h, uint8_t status)
+{
+    uint32_t last_lba;
+
+    switch (h->msc_step) {
+    case MSC_INQUIRY:
+        if (status) {
+            host_msc_fail(h, "INQUIRY failed");
+            return;
+        }
+        h->msc_step = MSC_TEST_UNIT_READY;
+        break;
+    case MSC_TEST_UNIT_READY:
+        if (!status) {
+            h->msc_step = MSC_READ_CAPACITY;
+        } else if (++h->msc_tries >= MSC_READY_TRIES) {
+            host_msc_fail(h, "the unit never became ready");
+            return;
+        } else {
+            /* A UNIT ATTENTION (or NOT READY) holds its sense data */
+            h->msc_step = MSC_REQUEST_SENSE;
+        }
+        break;
+    case MSC_REQUEST_SENSE:
+        h->msc_step = MSC_TEST_UNIT_READY;
+        break;
+    case MSC_READ_CAPACITY:
+        if (status || h->msc_data_pos < SCSI_CAPACITY_LEN) {
+            host_msc_fail(h, "READ CAPACITY failed");
+            return;
+        }
+        last_lba = ldl_be_p(h->msc_reply);
+        h->msc_block_size = ldl_be_p(h->msc_reply + 4);
+        if (h->msc_block_size < 512 || h->msc_block_size > 4096 ||
+            !is_power_of_2(h->msc_block_size)) {
+            host_msc_fail(h, "unusable block size");
+            return;
+        }
+        h->msc_end_lba = MIN((uint64_t)last_lba + 1,
+                             h->storage_bytes / h->msc_block_size);
+        if (!h->msc_end_lba) {
+            host_msc_fail(h, "the disk is smaller than a block");
+            return;
+        }
+        h->msc_tested_bytes = h->msc_end_lba * h->msc_block_size;
+        h->msc_lba = 0;
+        h->msc_step = MSC_WRITE;
+        h->msc_start_ns = host_now();
+        break;
+    case MSC_WRITE:
+    case MSC_READ:
+        if (status) {
+            host_msc_fail(h, h->msc_step == MSC_WRITE ? "WRITE(10) failed"
+                                                      : "READ(10) failed");
+            return;
+        }
+        h->msc_lba += h->msc_data_len / h->msc_block_size;
+        if (h->msc_lba < h->msc_end_lba) {
+            break;
+        }
+        if (h->msc_step == MSC_WRITE) {
+            h->msc_write_ns = host_now() - h->msc_start_ns;
+            h->msc_step = MSC_READ;
+            h->msc_lba = 0;
+            h->msc_start_ns = host_now();
+            break;
+        }
+        h->msc_read_ns = host_now() - h->msc_start_ns;
+        h->msc_step = MSC_DONE;
+        trace_usb_gadget_host_msc_done(h->msc_tested_bytes, h->msc_write_ns,
+                                       h->msc_read_ns, h->msc_bad_packets);
+        return;
+    default:
+        return;
+    }
+    host_msc_command(h);
+}
+
+/* One transaction of the command in flight: true if the device answered */
+static bool host_msc_run(USBGadgetHost *h, uint32_t *bytes)
+{
+    USBGadgetHostFunction *fn = &h->msc;
+    uint8_t packet[512];
+    uint8_t expect[512];
+    uint32_t n;
+    int r;
+
+    if (h->msc_step == MSC_IDLE || h->msc_step >= MSC_DONE) {
+        return false;
+    }
+    if (host_now() < h->wake_ns) {
+        host_arm(h, h->wake_ns);
+        return false;
+    }
+    switch (h->msc_phase) {
+    case MSC_PHASE_CBW:
+        r = h->ops->out(h->opaque, h->addr, fn->ep_out, h->msc_cbw,
+                        USB_GADGET_HOST_CBW_LEN);
+        if (r != USB_RET_SUCCESS) {
+            break;
+        }
+        *bytes = USB_GADGET_HOST_CBW_LEN;
+        if (!h->msc_data_len) {
+            h->msc_phase = MSC_PHASE_CSW;
+        } else {
+            h->msc_phase = (h->msc_cbw[12] & MSC_CBW_DATA_IN) ?
+                           MSC_PHASE_DATA_IN : MSC_PHASE_DATA_OUT;
+        }
+        h->wake_ns = host_next_microframe(host_now());
+        return true;
+    case MSC_PHASE_DATA_OUT:
+        n = MIN(MIN(fn->maxp_out, sizeof(packet)),
+                h->msc_data_len - h->msc_data_pos);
+        host_msc_pattern((uint64_t)h->msc_lba * h->msc_block_size +
+                         h->msc_data_pos, packet, n);
+        r = h->ops->out(h->opaque, h->addr, fn->ep_out, packet, n);
+        if (r != USB_RET_SUCCESS) {
+            break;
+        }
+        h->msc_data_pos += n;
+        if (h->msc_data_pos >= h->msc_data_len) {
+            h->msc_phase = MSC_PHASE_CSW;
+            h->wake_ns = host_next_microframe(host_now());
+        }
+        *bytes = n;
+        return true;
+    case MSC_PHASE_DATA_IN:
+        n = MIN(MIN(fn->maxp_in, sizeof(packet)),
+                h->msc_data_len - h->msc_data_pos);
+        r = h->ops->in(h->opaque, h->addr, fn->ep_in, packet, n);
+        if (r < 0) {
+            break;
+        }
+        if (h->msc_step == MSC_READ) {
+            host_msc_pattern((uint64_t)h->msc_lba * h->msc_block_size +
+                             h->msc_data_pos, expect, r);
+            if (r != n || memcmp(packet, expect, r)) {
+                h->msc_bad_packets++;
+            }
+        } else if (h->msc_data_pos < sizeof(h->msc_reply)) {
+            memcpy(h->msc_reply + h->msc_data_pos, packet,
+                   MIN(r, sizeof(h->msc_reply) - h->msc_data_pos));
+        }
+        h->msc_data_pos += r;
+        /* A short packet ends the data stage early */
+        if (r < n || h->msc_data_pos >= h->msc_data_len) {
+            h->msc_phase = MSC_PHASE_CSW;
+            h->wake_ns = host_next_microframe(host_now());
+        }
+        *bytes = r;
+        return true;
+    case MSC_PHASE_CSW:
+        r = h->ops->in(h->opaque, h->addr, fn->ep_in, packet,
+                       MIN(fn->maxp_in, sizeof(packet)));
+        if (r < 0) {
+            break;
+        }
+        *bytes = r;
+        if (r != USB_GADGET_HOST_CSW_LEN ||
+            ldl_le_p(packet) != MSC_CSW_SIGNATURE ||
+            ldl_le_p(packet + 4) != h->msc_tag) {
+            host_msc_fail(h, "no valid command status wrapper");
+            return true;
+        }
+        trace_usb_gadget_host_msc_status(h->msc_tag, packet[12],
+                                         ldl_le_p(packet + 8));
+        host_msc_status(h, packet[12]);
+        h->wake_ns = host_next_microframe(host_now());
+        return true;
+    default:
+        return false;
+    }
+    if (r == USB_RET_STALL) {
+        /* The recovery (Bulk-Only Mass Storage Reset) is not modelled */
+        host_msc_fail(h, "the device stalled a bulk endpoint");
+        return true;
+    }
+    return false;
+}
+
+const char *usb_gadget_host_storage_state(USBGadgetHost *h)
+{
+    switch (h->msc_step) {
+    case MSC_IDLE:
+        return "idle";
+    case MSC_DONE:
+        return "done";
+    case MSC_FAILED:
+        return "failed";
+    default:
+        return "running";
+    }
+}
+
 static bool host_data_run(USBGadgetHost *h, uint32_t *bytes)
 {
     return (h->ecm.bound && host_ecm_run(h, bytes)) ||
-           (h->acm.bound && host_acm_run(h, bytes));
+           (h->acm.bound && host_acm_run(h, bytes)) ||
+           (h->msc.bound && host_msc_run(h, bytes));
 }
 
 static void host_run(USBGadgetHost *h)
@@ -699,6 +1085,11 @@ static void host_forget_device(USBGadgetHost *h)
     h->out_zlp = false;
     h->serial_len = 0;
     h->ecm.bound = h->acm.bound = false;
+    h->msc.bound = false;
+    if (h->msc_step != MSC_DONE && h->msc_step != MSC_IDLE) {
+        /* The device went in the middle of the test */
+        h->msc_step = MSC_FAILED;
+    }
 }
 
 void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
@@ -722,7 +1113,7 @@ void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected)
 
 bool usb_gadget_host_present(USBGadgetHost *h)
 {
-    return h->nic || host_has_serial(h);
+    return h->nic || host_has_serial(h) || h->storage_bytes;
 }
 
 void usb_gadget_host_reset(USBGadgetHost *h)
@@ -732,6 +1123,9 @@ void usb_gadget_host_reset(USBGadgetHost *h)
     h->connected = false;
     h->wake_ns = 0;
     host_forget_device(h);
+    h->msc_step = MSC_IDLE;
+    h->msc_write_ns = h->msc_read_ns = 0;
+    h->msc_tested_bytes = h->msc_bad_packets = 0;
 }
 
 static bool host_can_receive(NetClientState *nc)
@@ -828,7 +1222,14 @@ static int usb_gadget_host_post_load(void *opaque, int version_id)
         h->ecm.maxp_notify > sizeof(h->notify) ||
         h->acm.maxp_notify > sizeof(h->notify) ||
         (h->ecm.bound && (!h->ecm.maxp_out || !h->nic)) ||
-        (h->acm.bound && (!h->acm.maxp_out || !host_has_serial(h)))) {
+        (h->acm.bound && (!h->acm.maxp_out || !host_has_serial(h))) ||
+        (h->msc.bound && (!h->msc.maxp_out || !h->msc.maxp_in ||
+                          !h->storage_bytes)) ||
+        h->msc_step > MSC_FAILED || h->msc_phase > MSC_PHASE_CSW ||
+        h->msc_data_pos > h->msc_data_len ||
+        ((h->msc_step == MSC_WRITE || h->msc_step == MSC_READ) &&
+         (!h->msc_block_size || h->msc_lba > h->msc_end_lba ||
+          h->msc_data_len > MSC_COMMAND_MAX))) {
         return -EINVAL;
     }
     if (!usb_gadget_host_present(h)) {
@@ -856,6 +1257,42 @@ static const VMStateDescription vmstate_usb_gadget_host_function = {
     }
 };
 
+static bool usb_gadget_host_msc_needed(void *opaque)
+{
+    USBGadgetHost *h = opaque;
+
+    return h->msc_step != MSC_IDLE;
+}
+
+static const VMStateDescription vmstate_usb_gadget_host_msc = {
+    .name = "usb-gadget-host/msc",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = usb_gadget_host_msc_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT(msc, USBGadgetHost, 1,
+                       vmstate_usb_gadget_host_function,
+                       USBGadgetHostFunction),
+        VMSTATE_UINT32(msc_step, USBGadgetHost),
+        VMSTATE_UINT32(msc_phase, USBGadgetHost),
+        VMSTATE_UINT32(msc_tag, USBGadgetHost),
+        VMSTATE_UINT32(msc_tries, USBGadgetHost),
+        VMSTATE_UINT8_ARRAY(msc_cbw, USBGadgetHost, USB_GADGET_HOST_CBW_LEN),
+        VMSTATE_UINT32(msc_data_len, USBGadgetHost),
+        VMSTATE_UINT32(msc_data_pos, USBGadgetHost),
+        VMSTATE_UINT8_ARRAY(msc_reply, USBGadgetHost,
+                            USB_GADGET_HOST_MSC_REPLY),
+        VMSTATE_UINT32(msc_block_size, USBGadgetHost),
+        VMSTATE_UINT64(msc_lba, USBGadgetHost),
+        VMSTATE_UINT64(msc_end_lba, USBGadgetHost),
+        VMSTATE_INT64(msc_start_ns, USBGadgetHost),
+        VMSTATE_UINT64(msc_write_ns, USBGadgetHost),
+        VMSTATE_UINT64(msc_read_ns, USBGadgetHost),
+        VMSTATE_UINT64(msc_tested_bytes, USBGadgetHost),
+        VMSTATE_UINT64(msc_bad_packets, USBGadgetHost),
+        VMSTATE_END_OF_LIST()
+    }
+};
 
 const VMStateDescription vmstate_usb_gadget_host = {
     .name = "usb-gadget-host",
@@ -900,5 +1337,9 @@ const VMStateDescription vmstate_usb_gadget_host = {
                             USB_GADGET_HOST_SERIAL_MAX),
         VMSTATE_UINT32(serial_len, USBGadgetHost),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_usb_gadget_host_msc,
+        NULL
     }
 };

@@ -6,7 +6,8 @@
  * EP0 with a CDC ECM function's descriptors, as Linux's musb_gadget_ep0
  * does with the registers, then moves Ethernet frames through the bulk
  * endpoints while the other end of the netdev (a socket pair) checks
- * them.
+ * them.  As a mass storage function it serves the PC's SCSI commands
+ * from a disk in the test's memory.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,6 +15,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bitops.h"
 #include "qemu/bswap.h"
+#include "qobject/qdict.h"
 #include "am335x-qtest.h"
 
 #define USB_WRAPPER         0x47401000
@@ -91,6 +93,14 @@ static const uint8_t acm_config[67] = {
     5, 0x24, 0x06, 0, 1,                /* Union: 0 controls 1 */
     7, 5, 0x82, 3, 10, 0, 9,            /* notifications */
     9, 4, 1, 0, 2, 0x0a, 0, 0, 0,       /* data */
+    7, 5, 0x81, 2, 0x00, 0x02, 0,       /* bulk IN 512 */
+    7, 5, 0x01, 2, 0x00, 0x02, 0,       /* bulk OUT 512 */
+};
+
+/* A mass storage function (SCSI, Bulk-Only): interface 0 */
+static const uint8_t msc_config[32] = {
+    9, 2, 32, 0, 1, 1, 0, 0xc0, 1,
+    9, 4, 0, 0, 2, 8, 6, 0x50, 0,       /* mass storage, SCSI, BOT */
     7, 5, 0x81, 2, 0x00, 0x02, 0,       /* bulk IN 512 */
     7, 5, 0x01, 2, 0x00, 0x02, 0,       /* bulk OUT 512 */
 };
@@ -229,6 +239,7 @@ static const uint8_t get_config_9[8] = { 0x80, 6, 0, 2, 0, 0, 9, 0 };
 static const uint8_t set_config_1[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
 static const uint8_t set_interface[8] = { 0x01, 11, 1, 0, 1, 0, 0, 0 };
 static const uint8_t set_filter[8] = { 0x21, 0x43, 0x0e, 0, 0, 0, 0, 0 };
+static const uint8_t get_max_lun[8] = { 0xa1, 0xfe, 0, 0, 0, 0, 1, 0 };
 
 /* B-device with the pull-up on: the PC resets the bus after debounce */
 static void plug_in(QTestState *qts)
@@ -607,6 +618,167 @@ static void test_acm(void)
 }
 #endif
 
+#ifndef _WIN32
+/* The PC's mass storage test: a disk of 1024 blocks, 192 KiB tested */
+#define MSC_BLOCKS          1024
+#define MSC_TEST_BYTES      (192 * 1024)
+
+/* The gadget sends @len bytes on EP1 IN, a max-packet at a time */
+static void tx_bytes(QTestState *qts, const uint8_t *buf, int len)
+{
+    wrb(qts, C_INDEX, 1);
+    for (int pos = 0; pos < len; pos += 512) {
+        int n = MIN(512, len - pos);
+
+        for (int i = 0; i < n; i++) {
+            wrb(qts, C_FIFO(1), buf[pos + i]);
+        }
+        wrw(qts, C_TXCSR, TXCSR_TXPKTRDY);
+        g_assert_true(wait_irq(qts, 0, IRQ0_TX1, 10 * 1000 * 1000));
+    }
+}
+
+static void tx_csw(QTestState *qts, uint32_t tag, uint8_t status)
+{
+    uint8_t csw[13] = { 'U', 'S', 'B', 'S' };
+
+    stl_le_p(csw + 4, tag);
+    csw[12] = status;
+    tx_bytes(qts, csw, sizeof(csw));
+}
+
+static char *storage_prop(QTestState *qts, const char *name)
+{
+    QDict *r = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': "
+                         "{'path': '/machine/soc/usb[0]', 'property': %s}}",
+                         name);
+    QObject *ret = qdict_get(r, "return");
+    char *val;
+
+    g_assert(ret);
+    val = qobject_type(ret) == QTYPE_QSTRING ?
+          g_strdup(qdict_get_str(r, "return")) :
+          g_strdup_printf("%" PRId64, qdict_get_int(r, "return"));
+    qobject_unref(r);
+    return val;
+}
+
+/*
+ * With -global am335x-musb.host-storage-bytes=N the PC binds a mass
+ * storage function: GET MAX LUN, a second's wait (usb-storage's
+ * delay_use), INQUIRY, TEST UNIT READY until the unit attention is
+ * cleared by REQUEST SENSE, READ CAPACITY(10), then WRITE(10)s of at most
+ * 120 KiB over the first N bytes and READ(10)s of them, its pattern
+ * checked: one corrupted block is one bad packet.
+ */
+static void test_mass_storage(void)
+{
+    g_autofree uint8_t *disk = g_malloc0(MSC_BLOCKS * 512);
+    uint8_t cbw[64], reply[36] = { 0 };
+    int writes = 0, reads = 0, tries = 0;
+    uint64_t written = 0;
+    QTestState *qts;
+    char *val;
+
+    qts = qtest_initf("-M beaglebone-black,timing=on -global "
+                      "am335x-musb.host-storage-bytes=%d", MSC_TEST_BYTES);
+    val = storage_prop(qts, "host-storage-state");
+    g_assert_cmpstr(val, ==, "idle");
+    g_free(val);
+    /* Linux enables the endpoints before SET_CONFIGURATION's status */
+    enable_ep1(qts);
+    plug_in(qts);
+    enumerate_config(qts, msc_config, sizeof(msc_config));
+    expect_setup(qts, get_max_lun);
+    reply_in(qts, reply, 1);
+    /* usb-storage's delay_use: no command for a second */
+    qtest_clock_step(qts, 990 * 1000 * 1000);
+    g_assert_false(wait_irq(qts, 0, IRQ0_RX1, 0));
+
+    while (reads < 2) {
+        uint32_t tag, len, lba, blocks;
+
+        g_assert_cmpint(rx_packet(qts, cbw), ==, 31);
+        g_assert_cmphex(ldl_le_p(cbw), ==, 0x43425355);
+        tag = ldl_le_p(cbw + 4);
+        len = ldl_le_p(cbw + 8);
+        lba = ldl_be_p(cbw + 17);
+        blocks = lduw_be_p(cbw + 22);
+        switch (cbw[15]) {
+        case 0x12:          /* INQUIRY */
+            g_assert_cmpuint(len, ==, 36);
+            g_assert_cmphex(cbw[12], ==, 0x80);
+            tx_bytes(qts, reply, 36);
+            tx_csw(qts, tag, 0);
+            break;
+        case 0x00:          /* TEST UNIT READY: a unit attention first */
+            g_assert_cmpuint(len, ==, 0);
+            tx_csw(qts, tag, tries++ == 0 ? 1 : 0);
+            break;
+        case 0x03:          /* REQUEST SENSE */
+            g_assert_cmpuint(len, ==, 18);
+            reply[0] = 0x70;
+            reply[2] = 0x06;
+            tx_bytes(qts, reply, 18);
+            tx_csw(qts, tag, 0);
+            break;
+        case 0x25:          /* READ CAPACITY(10) */
+            stl_be_p(reply, MSC_BLOCKS - 1);
+            stl_be_p(reply + 4, 512);
+            tx_bytes(qts, reply, 8);
+            tx_csw(qts, tag, 0);
+            break;
+        case 0x2a:          /* WRITE(10) */
+            g_assert_cmphex(cbw[12], ==, 0);
+            g_assert_cmpuint(len, ==, blocks * 512);
+            g_assert_cmpuint(len, <=, 120 * 1024);
+            g_assert_cmpuint(lba * 512, ==, written);
+            for (uint32_t pos = 0; pos < len; ) {
+                pos += rx_packet(qts, disk + lba * 512 + pos);
+            }
+            written += len;
+            writes++;
+            tx_csw(qts, tag, 0);
+            break;
+        case 0x28:          /* READ(10): the first block comes back bad */
+            g_assert_cmpuint(written, ==, MSC_TEST_BYTES);
+            g_assert_cmphex(cbw[12], ==, 0x80);
+            g_assert_cmpuint((lba + blocks) * 512, <=, MSC_TEST_BYTES);
+            if (reads == 0) {
+                disk[lba * 512 + 100] ^= 1;
+            }
+            tx_bytes(qts, disk + lba * 512, len);
+            reads++;
+            tx_csw(qts, tag, 0);
+            break;
+        default:
+            g_assert_not_reached();
+        }
+    }
+    g_assert_cmpint(writes, ==, 2);
+    g_assert_cmpint(tries, ==, 2);
+    /* Each command started only after the last one's status */
+    qtest_clock_step(qts, 1000000);
+    val = storage_prop(qts, "host-storage-state");
+    g_assert_cmpstr(val, ==, "done");
+    g_free(val);
+    val = storage_prop(qts, "host-storage-tested-bytes");
+    g_assert_cmpint(atoll(val), ==, MSC_TEST_BYTES);
+    g_free(val);
+    val = storage_prop(qts, "host-storage-bad-packets");
+    g_assert_cmpstr(val, ==, "1");
+    g_free(val);
+    /* With timing, no faster than the data's 384 packets on the wire */
+    val = storage_prop(qts, "host-storage-write-ns");
+    g_assert_cmpint(atoll(val), >=, 384 * (512 + 55) * 8 * 1000ll / 480);
+    g_free(val);
+    val = storage_prop(qts, "host-storage-read-ns");
+    g_assert_cmpint(atoll(val), >=, 384 * (512 + 55) * 8 * 1000ll / 480);
+    g_free(val);
+    qtest_quit(qts);
+}
+#endif
+
 /* Nobody on the port: a B-device without VBUS, and no reset ever */
 static void test_no_host(void)
 {
@@ -632,6 +804,7 @@ int main(int argc, char **argv)
     qtest_add_func("/am335x/usb-gadget/migration", test_migration);
     qtest_add_func("/am335x/usb-gadget/acm", test_acm);
     qtest_add_func("/am335x/usb-gadget/wire-time", test_wire_time);
+    qtest_add_func("/am335x/usb-gadget/mass-storage", test_mass_storage);
 #endif
     return g_test_run();
 }

@@ -117,6 +117,7 @@ struct AM335xMusbState {
     /* The B-device's side: a PC on the port, with a netdev behind it */
     NICConf host_conf;
     CharBackend host_serial;
+    uint64_t host_storage_bytes;
     USBGadgetHost gadget_host;
 
     /* Properties */

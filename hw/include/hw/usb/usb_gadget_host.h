@@ -7,7 +7,10 @@
  * as a PC's cdc_ether driver would, and the first CDC ACM (serial)
  * function, as its cdc_acm driver would.  Ethernet frames then cross
  * between the ECM function's bulk endpoints and a QEMU netdev, bytes
- * between the ACM function's and a chardev.
+ * between the ACM function's and a chardev.  Given a size to test, it
+ * binds a mass storage (Bulk-Only) function as a PC's usb-storage would,
+ * and writes then reads back that many bytes of its disk, timing both in
+ * virtual time, as a PC's disk benchmark does.
  *
  * The controller of the port (the device side) answers the host's
  * tokens through USBGadgetPortOps and calls usb_gadget_host_kick() when
@@ -58,6 +61,32 @@ typedef struct USBGadgetHostFunction {
     uint16_t maxp_notify;
 } USBGadgetHostFunction;
 
+/* The mass storage test: the command in flight, then the outcome */
+typedef enum USBGadgetHostMscStep {
+    MSC_IDLE,
+    MSC_INQUIRY,
+    MSC_TEST_UNIT_READY,
+    MSC_REQUEST_SENSE,
+    MSC_READ_CAPACITY,
+    MSC_WRITE,
+    MSC_READ,
+    MSC_DONE,
+    MSC_FAILED,
+} USBGadgetHostMscStep;
+
+/* Bulk-Only Transport: the stage of the command in flight */
+typedef enum USBGadgetHostMscPhase {
+    MSC_PHASE_CBW,
+    MSC_PHASE_DATA_OUT,
+    MSC_PHASE_DATA_IN,
+    MSC_PHASE_CSW,
+} USBGadgetHostMscPhase;
+
+#define USB_GADGET_HOST_CBW_LEN     31
+#define USB_GADGET_HOST_CSW_LEN     13
+/* INQUIRY's standard data, the longest reply the test reads */
+#define USB_GADGET_HOST_MSC_REPLY   36
+
 typedef enum USBGadgetHostState {
     GADGET_HOST_DETACHED,
     GADGET_HOST_DEBOUNCE,       /* the device pulled D+ up */
@@ -83,6 +112,7 @@ typedef struct USBGadgetHost {
     void *opaque;
     QEMUTimer timer;
     bool timing;                /* packets take their wire time */
+    uint64_t storage_bytes;     /* mass storage test size, 0: none */
 
     /* Migrated */
     uint32_t state;             /* USBGadgetHostState */
@@ -118,6 +148,25 @@ typedef struct USBGadgetHost {
     uint8_t serial_out[USB_GADGET_HOST_SERIAL_MAX];
     uint32_t serial_len;
 
+    /* The mass storage function and its test (a VMState subsection) */
+    USBGadgetHostFunction msc;
+    uint32_t msc_step;          /* USBGadgetHostMscStep */
+    uint32_t msc_phase;         /* USBGadgetHostMscPhase */
+    uint32_t msc_tag;
+    uint32_t msc_tries;         /* TEST UNIT READYs that failed */
+    uint8_t msc_cbw[USB_GADGET_HOST_CBW_LEN];
+    uint32_t msc_data_len;      /* the command's data stage */
+    uint32_t msc_data_pos;
+    uint8_t msc_reply[USB_GADGET_HOST_MSC_REPLY];
+    uint32_t msc_block_size;
+    uint64_t msc_lba;           /* the next block to write or read */
+    uint64_t msc_end_lba;
+    int64_t msc_start_ns;
+    /* The outcome, QOM properties of the port's owner */
+    uint64_t msc_write_ns;
+    uint64_t msc_read_ns;
+    uint64_t msc_tested_bytes;
+    uint64_t msc_bad_packets;   /* read back unlike what was written */
 } USBGadgetHost;
 
 extern const VMStateDescription vmstate_usb_gadget_host;
@@ -131,6 +180,8 @@ void usb_gadget_host_init(USBGadgetHost *h, NICConf *conf,
                           CharBackend *serial, DeviceState *dev,
                           const USBGadgetPortOps *ops, void *opaque);
 bool usb_gadget_host_present(USBGadgetHost *h);
+/* The mass storage test: "idle", "running", "done" or "failed" */
+const char *usb_gadget_host_storage_state(USBGadgetHost *h);
 /* The device's pull-up: the host sees it connect or go */
 void usb_gadget_host_set_connected(USBGadgetHost *h, bool connected);
 /* The device changed an endpoint: the host tries its transactions again */
