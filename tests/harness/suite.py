@@ -107,6 +107,8 @@ DEBIAN_MODULES = {
     "usb": ["phy_am335x", "cppi41", "musb_dsps", "usb_storage", "sd_mod"],
     "gadget": ["phy_am335x", "cppi41", "musb_dsps", "libcomposite",
                "usb_f_ecm", "usb_f_acm"],
+    "gadget-msc": ["phy_am335x", "cppi41", "musb_dsps", "libcomposite",
+                   "usb_f_mass_storage"],
 }
 
 

@@ -21,12 +21,22 @@ socket enumerates it at high speed, bridges ECM to QEMU's user network
 and ACM to a chardev.  The guest pings the gateway, fetches data from the
 host over TCP and serves it back, both checked by sha256, and exchanges
 lines with the host over /dev/ttyGS0; then it unbinds the gadget (the PC
-sees it go) and binds it again (the PC enumerates it anew)."""
+sees it go) and binds it again (the PC enumerates it anew).
 
+usb-gadget-msc: USB0 as a mass storage gadget (configfs mass_storage,
+f_mass_storage) backed by a file in /dev/shm, as the PSP guide ran it.
+Given -global am335x-musb.host-storage-bytes=N, the PC on the cable
+binds it as usb-storage would, writes its pattern over the disk's first
+N bytes in 120 KiB WRITE(10)s and reads them back; the test reads the
+outcome over QMP (every packet read back as written) and checks that the
+file in the guest holds the pattern."""
+
+import array
 import hashlib
 import os
 import random
 import socket
+import sys
 import tempfile
 import time
 
@@ -35,6 +45,8 @@ from suite import ALL_PAIRS, CROSS, test_pairs, booted, load_modules
 from suite import data_server, fetch_sha256, free_port
 
 STICK_BYTES = 4 * 1024 * 1024
+MSC_BYTES = 4 * 1024 * 1024     # what the PC writes and reads back
+MSC_FILE_MB = 8                 # the gadget's disk, a file in /dev/shm
 GADGET_BYTES = 8 * 1024 * 1024
 GADGET_PORT = 5001
 ECM_FRAME = 1514
@@ -281,8 +293,78 @@ def check_gadget(board, kernel, timeout):
         server.server_close()
 
 
+def msc_pattern(n):
+    """What the PC writes (hw/usb/usb_gadget_host.c): each 32-bit
+    little-endian word holds its index times 0x9e3779b1."""
+    words = array.array("I", ((i * 0x9E3779B1) & 0xFFFFFFFF
+                              for i in range(n // 4)))
+    if sys.byteorder != "little":
+        words.byteswap()
+    return words.tobytes()
+
+
+def storage_prop(vm, name):
+    return vm.qmp("qom-get", path="/machine/soc/usb[0]", property=name)
+
+
+MSC_SETUP = (
+    "mount -t configfs none /sys/kernel/config 2>/dev/null; "
+    "mkdir -p /dev/shm && (grep -q ' /dev/shm ' /proc/mounts || "
+    "mount -t tmpfs shm /dev/shm) && "
+    "dd if=/dev/zero of=/dev/shm/lun bs=1M count=%d 2>/dev/null && "
+    "cd /sys/kernel/config/usb_gadget && mkdir g && cd g && "
+    "echo 0x1d6b > idVendor && echo 0x0104 > idProduct && "
+    "mkdir configs/c.1 && mkdir functions/mass_storage.0 && "
+    "echo /dev/shm/lun > functions/mass_storage.0/lun.0/file && "
+    "ln -s functions/mass_storage.0 configs/c.1/" % MSC_FILE_MB)
+
+
+def check_gadget_msc(board, kernel, timeout):
+    digest = md5_of(msc_pattern(MSC_BYTES))
+    # Timing on and icount: the PC sends at the wire's pace, and the
+    # guest's CPU keeps its speed in virtual time.  A PC faster than the
+    # gadget's thread would lose packets: Linux's musb gadget flushes an
+    # OUT endpoint's FIFO when a request is queued on the idle endpoint
+    # (musb_ep_restart()).
+    with booted(board, kernel, "usb-gadget-msc", timeout, timing=True,
+                extra_args=["-global", "am335x-musb.host-storage-bytes=%d"
+                            % MSC_BYTES, "-icount", "shift=1,sleep=off"]
+                ) as vm:
+        load_modules(vm, "pmic", "gadget-msc")
+        status, out = vm.shell(
+            "echo on > /sys/bus/platform/devices/47400000.dma-controller/"
+            "power/control && " + MSC_SETUP)
+        if status != 0:
+            raise g.GuestError("configfs mass storage gadget: %r" % out)
+        if storage_prop(vm, "host-storage-state") != "idle":
+            raise g.GuestError("the PC's test ran before the gadget was bound")
+        gadget_bind(vm)
+        deadline = time.monotonic() + timeout
+        state = storage_prop(vm, "host-storage-state")
+        while state == "running" and time.monotonic() < deadline:
+            time.sleep(0.5)
+            state = storage_prop(vm, "host-storage-state")
+        tested = storage_prop(vm, "host-storage-tested-bytes")
+        bad = storage_prop(vm, "host-storage-bad-packets")
+        print("#   PC: %s, %d bytes, written in %.1f ms, read in %.1f ms"
+              % (state, tested,
+                 storage_prop(vm, "host-storage-write-ns") / 1e6,
+                 storage_prop(vm, "host-storage-read-ns") / 1e6))
+        if state != "done" or tested != MSC_BYTES or bad != 0:
+            _, log = vm.shell("dmesg | grep -i -E 'musb|gadget|lun' | "
+                              "tail -20")
+            raise g.GuestError("the PC's test: %s, %d bytes, %d bad packets"
+                               "\n%s" % (state, tested, bad, log))
+        status, out = vm.shell("head -c %d /dev/shm/lun | md5sum" % MSC_BYTES)
+        if status != 0 or digest not in out:
+            raise g.GuestError("the gadget's file does not hold what the PC"
+                               " wrote: %r" % out)
+        check_dmesg(vm)
+
+
 test_pairs({
     "usb-storage": (check_storage, ALL_PAIRS),
     "usb-hub": (check_hub, CROSS),
     "usb-gadget-ecm": (check_gadget, CROSS),
+    "usb-gadget-msc": (check_gadget_msc, CROSS),
 }, 240)
