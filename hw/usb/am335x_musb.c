@@ -2121,6 +2121,9 @@ static void musb_init(Object *obj)
     object_property_add_uint64_ptr(obj, "host-storage-bad-packets",
                                    &s->gadget_host.msc_bad_packets,
                                    OBJ_PROP_FLAG_READ);
+    object_property_add_uint64_ptr(obj, "host-storage-resets",
+                                   &s->gadget_host.msc_resets,
+                                   OBJ_PROP_FLAG_READ);
     memory_region_init_io(&s->iomem, obj, &musb_ops, s, TYPE_AM335X_MUSB,
                           AM335X_MUSB_MMIO_SIZE);
     sysbus_init_mmio(sbd, &s->iomem);

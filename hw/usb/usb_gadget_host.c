@@ -19,8 +19,11 @@
  * writes the disk's first storage_bytes with WRITE(10) commands of
  * 120 KiB, as Linux's usb-storage splits a large write, reads them back
  * with READ(10) and checks the pattern, timing each pass from its first
- * command block to its last status.  The configuration it takes is the
- * first with a function it has a backend for.
+ * command block to its last status.  A command without its status after
+ * 30 s (sd's timeout) is retried after the Bulk-Only reset recovery, as
+ * usb-storage's error handling does, five times at most.  The
+ * configuration it takes is the first with a function it has a backend
+ * for.
  *
  * The device side answers each transaction at once (data, ACK, NAK,
  * STALL or no answer); a NAKed transaction waits for the device's kick.
@@ -104,6 +107,10 @@ static int64_t host_next_microframe(int64_t now)
 #define MSC_COMMAND_MAX         (120 * 1024)
 /* A unit that stays not ready after this many TEST UNIT READYs fails */
 #define MSC_READY_TRIES         20
+/* sd's command time-out (SD_TIMEOUT) and the SCSI layer's retries */
+#define MSC_COMMAND_TIMEOUT_NS  (30 * NANOSECONDS_PER_SECOND)
+#define MSC_COMMAND_RETRIES     5
+#define MSC_BULK_RESET          0xff
 
 enum {
     STEP_DEVICE_64,
@@ -412,8 +419,16 @@ static void host_enum_failed(USBGadgetHost *h, const char *why)
 static void host_msc_start(USBGadgetHost *h);
 
 /* A control transfer of the enumeration ended */
+static void host_msc_recovered(USBGadgetHost *h, int status);
+
 static void host_step_done(USBGadgetHost *h, int status)
 {
+    if (h->state == GADGET_HOST_RUNNING) {
+        /* The only control transfers once running: a recovery's */
+        h->stage = GADGET_CTRL_IDLE;
+        host_msc_recovered(h, status);
+        return;
+    }
     h->stage = GADGET_CTRL_IDLE;
     h->wake_ns = host_now() + MICROFRAME_NS;
     if (status != USB_RET_SUCCESS) {
@@ -778,6 +793,7 @@ static void host_msc_command(USBGadgetHost *h)
     h->msc_data_len = len;
     h->msc_data_pos = 0;
     h->msc_phase = MSC_PHASE_CBW;
+    h->msc_deadline_ns = host_now() + MSC_COMMAND_TIMEOUT_NS;
     trace_usb_gadget_host_msc_command(h->msc_tag, cdb[0], len);
 }
 
@@ -785,6 +801,9 @@ static void host_msc_start(USBGadgetHost *h)
 {
     h->msc_write_ns = h->msc_read_ns = 0;
     h->msc_tested_bytes = h->msc_bad_packets = 0;
+    h->msc_resets = 0;
+    h->msc_retries = 0;
+    h->msc_recovery = MSC_RECOVERY_NONE;
     h->msc_tries = 0;
     h->msc_step = MSC_INQUIRY;
     h->wake_ns = host_now() + MSC_DELAY_USE_NS;
@@ -796,6 +815,7 @@ static void host_msc_status(USBGadgetHost *h, uint8_t status)
 {
     uint32_t last_lba;
 
+    h->msc_retries = 0;
     switch (h->msc_step) {
     case MSC_INQUIRY:
         if (status) {
@@ -870,6 +890,63 @@ static void host_msc_status(USBGadgetHost *h, uint8_t status)
     host_msc_command(h);
 }
 
+/* The control request of the recovery's stage */
+static void host_msc_recovery_request(USBGadgetHost *h)
+{
+    switch (h->msc_recovery) {
+    case MSC_RECOVERY_RESET:
+        host_request(h, USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_INTERFACE,
+                     MSC_BULK_RESET, 0, h->msc.data_iface, 0);
+        break;
+    case MSC_RECOVERY_CLEAR_IN:
+        host_request(h, USB_DIR_OUT | USB_RECIP_ENDPOINT,
+                     USB_REQ_CLEAR_FEATURE, 0 /* ENDPOINT_HALT */,
+                     USB_DIR_IN | h->msc.ep_in, 0);
+        break;
+    case MSC_RECOVERY_CLEAR_OUT:
+        host_request(h, USB_DIR_OUT | USB_RECIP_ENDPOINT,
+                     USB_REQ_CLEAR_FEATURE, 0 /* ENDPOINT_HALT */,
+                     h->msc.ep_out, 0);
+        break;
+    }
+}
+
+/*
+ * The command in flight timed out: usb-storage's error handling resets
+ * the function (the Bulk-Only reset recovery) and sd retries it.
+ */
+static void host_msc_timed_out(USBGadgetHost *h)
+{
+    trace_usb_gadget_host_msc_timeout(h->msc_tag, h->msc_phase,
+                                      h->msc_data_pos);
+    h->msc_resets++;
+    if (++h->msc_retries > MSC_COMMAND_RETRIES) {
+        host_msc_fail(h, "a command timed out too many times");
+        return;
+    }
+    h->msc_recovery = MSC_RECOVERY_RESET;
+    host_msc_recovery_request(h);
+}
+
+/* A control transfer of the recovery ended (STALLs and all: go on) */
+static void host_msc_recovered(USBGadgetHost *h, int status)
+{
+    if (status == USB_RET_NODEV) {
+        host_msc_fail(h, "no answer to the reset recovery");
+        h->msc_recovery = MSC_RECOVERY_NONE;
+        return;
+    }
+    if (h->msc_recovery == MSC_RECOVERY_CLEAR_OUT) {
+        /* The same command again, with a new tag */
+        h->msc_recovery = MSC_RECOVERY_NONE;
+        host_msc_command(h);
+        h->wake_ns = host_next_microframe(host_now());
+        return;
+    }
+    h->msc_recovery++;
+    host_msc_recovery_request(h);
+}
+
 /* One transaction of the command in flight: true if the device answered */
 static bool host_msc_run(USBGadgetHost *h, uint32_t *bytes)
 {
@@ -885,6 +962,10 @@ static bool host_msc_run(USBGadgetHost *h, uint32_t *bytes)
     if (host_now() < h->wake_ns) {
         host_arm(h, h->wake_ns);
         return false;
+    }
+    if (host_now() >= h->msc_deadline_ns) {
+        host_msc_timed_out(h);
+        return true;
     }
     switch (h->msc_phase) {
     case MSC_PHASE_CBW:
@@ -965,10 +1046,15 @@ static bool host_msc_run(USBGadgetHost *h, uint32_t *bytes)
         return false;
     }
     if (r == USB_RET_STALL) {
-        /* The recovery (Bulk-Only Mass Storage Reset) is not modelled */
+        /*
+         * usb-storage would clear the halt and read the status; the
+         * commands of this test have no reason to be stalled
+         */
         host_msc_fail(h, "the device stalled a bulk endpoint");
         return true;
     }
+    /* NAKed: the device kicks us, or the command times out */
+    host_arm(h, h->msc_deadline_ns);
     return false;
 }
 
@@ -1038,6 +1124,19 @@ static void host_run(USBGadgetHost *h)
             }
             break;
         case GADGET_HOST_RUNNING:
+            if (h->stage != GADGET_CTRL_IDLE) {
+                /* A control transfer (the reset recovery) goes first */
+                progress = host_ctrl_run(h, &bytes);
+                if (!progress) {
+                    if (now >= h->ctrl_deadline_ns) {
+                        host_step_done(h, USB_RET_NODEV);
+                        continue;
+                    }
+                    host_arm(h, h->ctrl_deadline_ns);
+                    return;
+                }
+                break;
+            }
             progress = host_data_run(h, &bytes);
             if (!progress) {
                 return;
@@ -1086,6 +1185,7 @@ static void host_forget_device(USBGadgetHost *h)
     h->serial_len = 0;
     h->ecm.bound = h->acm.bound = false;
     h->msc.bound = false;
+    h->msc_recovery = MSC_RECOVERY_NONE;
     if (h->msc_step != MSC_DONE && h->msc_step != MSC_IDLE) {
         /* The device went in the middle of the test */
         h->msc_step = MSC_FAILED;
@@ -1126,6 +1226,7 @@ void usb_gadget_host_reset(USBGadgetHost *h)
     h->msc_step = MSC_IDLE;
     h->msc_write_ns = h->msc_read_ns = 0;
     h->msc_tested_bytes = h->msc_bad_packets = 0;
+    h->msc_resets = 0;
 }
 
 static bool host_can_receive(NetClientState *nc)
@@ -1226,6 +1327,8 @@ static int usb_gadget_host_post_load(void *opaque, int version_id)
         (h->msc.bound && (!h->msc.maxp_out || !h->msc.maxp_in ||
                           !h->storage_bytes)) ||
         h->msc_step > MSC_FAILED || h->msc_phase > MSC_PHASE_CSW ||
+        h->msc_recovery > MSC_RECOVERY_CLEAR_OUT ||
+        (h->msc_recovery && h->state != GADGET_HOST_RUNNING) ||
         h->msc_data_pos > h->msc_data_len ||
         ((h->msc_step == MSC_WRITE || h->msc_step == MSC_READ) &&
          (!h->msc_block_size || h->msc_lba > h->msc_end_lba ||
@@ -1286,6 +1389,10 @@ static const VMStateDescription vmstate_usb_gadget_host_msc = {
         VMSTATE_UINT64(msc_lba, USBGadgetHost),
         VMSTATE_UINT64(msc_end_lba, USBGadgetHost),
         VMSTATE_INT64(msc_start_ns, USBGadgetHost),
+        VMSTATE_INT64(msc_deadline_ns, USBGadgetHost),
+        VMSTATE_UINT32(msc_recovery, USBGadgetHost),
+        VMSTATE_UINT32(msc_retries, USBGadgetHost),
+        VMSTATE_UINT64(msc_resets, USBGadgetHost),
         VMSTATE_UINT64(msc_write_ns, USBGadgetHost),
         VMSTATE_UINT64(msc_read_ns, USBGadgetHost),
         VMSTATE_UINT64(msc_tested_bytes, USBGadgetHost),

@@ -346,10 +346,11 @@ def check_gadget_msc(board, kernel, timeout):
             state = storage_prop(vm, "host-storage-state")
         tested = storage_prop(vm, "host-storage-tested-bytes")
         bad = storage_prop(vm, "host-storage-bad-packets")
-        print("#   PC: %s, %d bytes, written in %.1f ms, read in %.1f ms"
-              % (state, tested,
-                 storage_prop(vm, "host-storage-write-ns") / 1e6,
-                 storage_prop(vm, "host-storage-read-ns") / 1e6))
+        print("#   PC: %s, %d bytes, written in %.1f ms, read in %.1f ms, "
+              "%d resets" % (state, tested,
+                             storage_prop(vm, "host-storage-write-ns") / 1e6,
+                             storage_prop(vm, "host-storage-read-ns") / 1e6,
+                             storage_prop(vm, "host-storage-resets")))
         if state != "done" or tested != MSC_BYTES or bad != 0:
             _, log = vm.shell("dmesg | grep -i -E 'musb|gadget|lun' | "
                               "tail -20")

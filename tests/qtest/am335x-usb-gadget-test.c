@@ -240,6 +240,9 @@ static const uint8_t set_config_1[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
 static const uint8_t set_interface[8] = { 0x01, 11, 1, 0, 1, 0, 0, 0 };
 static const uint8_t set_filter[8] = { 0x21, 0x43, 0x0e, 0, 0, 0, 0, 0 };
 static const uint8_t get_max_lun[8] = { 0xa1, 0xfe, 0, 0, 0, 0, 1, 0 };
+static const uint8_t bulk_reset[8] = { 0x21, 0xff, 0, 0, 0, 0, 0, 0 };
+static const uint8_t clear_halt_in[8] = { 0x02, 1, 0, 0, 0x81, 0, 0, 0 };
+static const uint8_t clear_halt_out[8] = { 0x02, 1, 0, 0, 0x01, 0, 0, 0 };
 
 /* B-device with the pull-up on: the PC resets the bus after debounce */
 static void plug_in(QTestState *qts)
@@ -669,13 +672,15 @@ static char *storage_prop(QTestState *qts, const char *name)
  * delay_use), INQUIRY, TEST UNIT READY until the unit attention is
  * cleared by REQUEST SENSE, READ CAPACITY(10), then WRITE(10)s of at most
  * 120 KiB over the first N bytes and READ(10)s of them, its pattern
- * checked: one corrupted block is one bad packet.
+ * checked: one corrupted block is one bad packet.  A command left
+ * unanswered times out after 30 s: the Bulk-Only reset recovery, then
+ * the command again.
  */
 static void test_mass_storage(void)
 {
     g_autofree uint8_t *disk = g_malloc0(MSC_BLOCKS * 512);
     uint8_t cbw[64], reply[36] = { 0 };
-    int writes = 0, reads = 0, tries = 0;
+    int writes = 0, reads = 0, tries = 0, capacities = 0;
     uint64_t written = 0;
     QTestState *qts;
     char *val;
@@ -722,7 +727,19 @@ static void test_mass_storage(void)
             tx_bytes(qts, reply, 18);
             tx_csw(qts, tag, 0);
             break;
-        case 0x25:          /* READ CAPACITY(10) */
+        case 0x25:          /* READ CAPACITY(10): the first is lost */
+            if (capacities++ == 0) {
+                qtest_clock_step(qts, 29000000000LL);
+                g_assert_false(wait_irq(qts, 0, IRQ0_EP0, 0));
+                qtest_clock_step(qts, 1000000000LL);
+                expect_setup(qts, bulk_reset);
+                reply_none(qts);
+                expect_setup(qts, clear_halt_in);
+                reply_none(qts);
+                expect_setup(qts, clear_halt_out);
+                reply_none(qts);
+                break;
+            }
             stl_be_p(reply, MSC_BLOCKS - 1);
             stl_be_p(reply + 4, 512);
             tx_bytes(qts, reply, 8);
@@ -768,6 +785,10 @@ static void test_mass_storage(void)
     val = storage_prop(qts, "host-storage-bad-packets");
     g_assert_cmpstr(val, ==, "1");
     g_free(val);
+    val = storage_prop(qts, "host-storage-resets");
+    g_assert_cmpstr(val, ==, "1");
+    g_free(val);
+    g_assert_cmpint(capacities, ==, 2);
     /* With timing, no faster than the data's 384 packets on the wire */
     val = storage_prop(qts, "host-storage-write-ns");
     g_assert_cmpint(atoll(val), >=, 384 * (512 + 55) * 8 * 1000ll / 480);

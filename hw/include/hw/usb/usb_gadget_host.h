@@ -82,6 +82,14 @@ typedef enum USBGadgetHostMscPhase {
     MSC_PHASE_CSW,
 } USBGadgetHostMscPhase;
 
+/* A command that timed out: the Bulk-Only reset recovery (BOT 5.3.4) */
+typedef enum USBGadgetHostMscRecovery {
+    MSC_RECOVERY_NONE,
+    MSC_RECOVERY_RESET,         /* Bulk-Only Mass Storage Reset */
+    MSC_RECOVERY_CLEAR_IN,      /* CLEAR_FEATURE(ENDPOINT_HALT), bulk IN */
+    MSC_RECOVERY_CLEAR_OUT,     /* ... and bulk OUT */
+} USBGadgetHostMscRecovery;
+
 #define USB_GADGET_HOST_CBW_LEN     31
 #define USB_GADGET_HOST_CSW_LEN     13
 /* INQUIRY's standard data, the longest reply the test reads */
@@ -162,11 +170,15 @@ typedef struct USBGadgetHost {
     uint64_t msc_lba;           /* the next block to write or read */
     uint64_t msc_end_lba;
     int64_t msc_start_ns;
+    int64_t msc_deadline_ns;    /* the command in flight times out */
+    uint32_t msc_recovery;      /* USBGadgetHostMscRecovery */
+    uint32_t msc_retries;       /* of the command in flight */
     /* The outcome, QOM properties of the port's owner */
     uint64_t msc_write_ns;
     uint64_t msc_read_ns;
     uint64_t msc_tested_bytes;
     uint64_t msc_bad_packets;   /* read back unlike what was written */
+    uint64_t msc_resets;        /* commands that timed out */
 } USBGadgetHost;
 
 extern const VMStateDescription vmstate_usb_gadget_host;
