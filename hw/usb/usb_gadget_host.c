@@ -1079,13 +1079,32 @@ static bool host_data_run(USBGadgetHost *h, uint32_t *bytes)
            (h->msc.bound && host_msc_run(h, bytes));
 }
 
+/*
+ * The control transfer in flight: 1 if the device answered (or it
+ * ended), 0 if it timed out now (its end is handled), -1 if it waits for
+ * the device (the timer is set for its deadline)
+ */
+static int host_ctrl_poll(USBGadgetHost *h, int64_t now, uint32_t *bytes)
+{
+    if (host_ctrl_run(h, bytes) || h->stage == GADGET_CTRL_IDLE) {
+        return 1;
+    }
+    if (now >= h->ctrl_deadline_ns) {
+        host_step_done(h, USB_RET_NODEV);
+        return 0;
+    }
+    /* Wait for the device, or give up at the deadline */
+    host_arm(h, h->ctrl_deadline_ns);
+    return -1;
+}
+
 static void host_run(USBGadgetHost *h)
 {
     int64_t now = host_now();
 
     for (int budget = RUN_BUDGET; budget > 0; budget--) {
         uint32_t bytes = 0;
-        bool progress;
+        int ctrl;
 
         switch (h->state) {
         case GADGET_HOST_DEBOUNCE:
@@ -1112,33 +1131,27 @@ static void host_run(USBGadgetHost *h)
                 }
                 host_start_step(h);
             }
-            progress = host_ctrl_run(h, &bytes);
-            if (!progress && h->stage != GADGET_CTRL_IDLE) {
-                if (now >= h->ctrl_deadline_ns) {
-                    host_step_done(h, USB_RET_NODEV);
+            ctrl = host_ctrl_poll(h, now, &bytes);
+            if (ctrl <= 0) {
+                if (ctrl == 0) {
                     continue;
                 }
-                /* Wait for the device, or give up at the deadline */
-                host_arm(h, h->ctrl_deadline_ns);
                 return;
             }
             break;
         case GADGET_HOST_RUNNING:
             if (h->stage != GADGET_CTRL_IDLE) {
                 /* A control transfer (the reset recovery) goes first */
-                progress = host_ctrl_run(h, &bytes);
-                if (!progress) {
-                    if (now >= h->ctrl_deadline_ns) {
-                        host_step_done(h, USB_RET_NODEV);
+                ctrl = host_ctrl_poll(h, now, &bytes);
+                if (ctrl <= 0) {
+                    if (ctrl == 0) {
                         continue;
                     }
-                    host_arm(h, h->ctrl_deadline_ns);
                     return;
                 }
                 break;
             }
-            progress = host_data_run(h, &bytes);
-            if (!progress) {
+            if (!host_data_run(h, &bytes)) {
                 return;
             }
             break;
