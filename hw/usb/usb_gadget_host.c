@@ -338,7 +338,8 @@ static bool host_find_function(USBGadgetHost *h, uint8_t subclass,
 /*
  * Finds the first mass storage interface (SCSI, Bulk-Only) with a bulk IN
  * and a bulk OUT endpoint in the configuration descriptor set in
- * ctrl_buf; host_find_function() checked its descriptors' lengths.
+ * ctrl_buf.  Every length is the guest's: the walk ends at a descriptor
+ * that does not fit in the bytes received.
  */
 static bool host_find_msc(USBGadgetHost *h, USBGadgetHostFunction *fn)
 {
@@ -417,10 +418,9 @@ static void host_enum_failed(USBGadgetHost *h, const char *why)
 }
 
 static void host_msc_start(USBGadgetHost *h);
-
-/* A control transfer of the enumeration ended */
 static void host_msc_recovered(USBGadgetHost *h, int status);
 
+/* A control transfer ended: of the enumeration, or of a reset recovery */
 static void host_step_done(USBGadgetHost *h, int status)
 {
     if (h->state == GADGET_HOST_RUNNING) {
