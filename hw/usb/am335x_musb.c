@@ -2107,23 +2107,23 @@ static void musb_init(Object *obj)
     SysBusDevice *sbd = SYS_BUS_DEVICE(obj);
 
     /* The outcome of the PC's mass storage test (host-storage-bytes) */
+    const struct {
+        const char *name;
+        uint64_t *value;
+    } outcome[] = {
+        { "host-storage-write-ns", &s->gadget_host.msc_write_ns },
+        { "host-storage-read-ns", &s->gadget_host.msc_read_ns },
+        { "host-storage-tested-bytes", &s->gadget_host.msc_tested_bytes },
+        { "host-storage-bad-packets", &s->gadget_host.msc_bad_packets },
+        { "host-storage-resets", &s->gadget_host.msc_resets },
+    };
+
     object_property_add_str(obj, "host-storage-state",
                             musb_get_host_storage_state, NULL);
-    object_property_add_uint64_ptr(obj, "host-storage-write-ns",
-                                   &s->gadget_host.msc_write_ns,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(obj, "host-storage-read-ns",
-                                   &s->gadget_host.msc_read_ns,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(obj, "host-storage-tested-bytes",
-                                   &s->gadget_host.msc_tested_bytes,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(obj, "host-storage-bad-packets",
-                                   &s->gadget_host.msc_bad_packets,
-                                   OBJ_PROP_FLAG_READ);
-    object_property_add_uint64_ptr(obj, "host-storage-resets",
-                                   &s->gadget_host.msc_resets,
-                                   OBJ_PROP_FLAG_READ);
+    for (int i = 0; i < ARRAY_SIZE(outcome); i++) {
+        object_property_add_uint64_ptr(obj, outcome[i].name, outcome[i].value,
+                                       OBJ_PROP_FLAG_READ);
+    }
     memory_region_init_io(&s->iomem, obj, &musb_ops, s, TYPE_AM335X_MUSB,
                           AM335X_MUSB_MMIO_SIZE);
     sysbus_init_mmio(sbd, &s->iomem);

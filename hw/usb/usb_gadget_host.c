@@ -1104,7 +1104,7 @@ static void host_run(USBGadgetHost *h)
 
     for (int budget = RUN_BUDGET; budget > 0; budget--) {
         uint32_t bytes = 0;
-        int ctrl;
+        int went;               /* as host_ctrl_poll() returns */
 
         switch (h->state) {
         case GADGET_HOST_DEBOUNCE:
@@ -1131,31 +1131,23 @@ static void host_run(USBGadgetHost *h)
                 }
                 host_start_step(h);
             }
-            ctrl = host_ctrl_poll(h, now, &bytes);
-            if (ctrl <= 0) {
-                if (ctrl == 0) {
-                    continue;
-                }
-                return;
-            }
+            went = host_ctrl_poll(h, now, &bytes);
             break;
         case GADGET_HOST_RUNNING:
+            /* A control transfer (the reset recovery) goes first */
             if (h->stage != GADGET_CTRL_IDLE) {
-                /* A control transfer (the reset recovery) goes first */
-                ctrl = host_ctrl_poll(h, now, &bytes);
-                if (ctrl <= 0) {
-                    if (ctrl == 0) {
-                        continue;
-                    }
-                    return;
-                }
-                break;
-            }
-            if (!host_data_run(h, &bytes)) {
-                return;
+                went = host_ctrl_poll(h, now, &bytes);
+            } else {
+                went = host_data_run(h, &bytes) ? 1 : -1;
             }
             break;
         default:
+            return;
+        }
+        if (went == 0) {
+            continue;
+        }
+        if (went < 0) {
             return;
         }
         if (h->timing) {

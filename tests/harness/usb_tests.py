@@ -173,16 +173,30 @@ def check_storage(board, kernel, timeout):
         raise g.GuestError("the image does not hold what the guest wrote")
 
 
-GADGET_SETUP = (
+# A configfs gadget "g" with one configuration, c.1; the functions follow
+GADGET_HEAD = (
     "mount -t configfs none /sys/kernel/config 2>/dev/null; "
     "cd /sys/kernel/config/usb_gadget && mkdir g && cd g && "
-    "echo 0x1d6b > idVendor && echo 0x0104 > idProduct && "
+    "echo 0x1d6b > idVendor && echo 0x0104 > idProduct && ")
+GADGET_SETUP = GADGET_HEAD + (
     "mkdir strings/0x409 && echo am335x > strings/0x409/product && "
     "mkdir configs/c.1 && mkdir functions/ecm.usb0 && "
     "mkdir functions/acm.gs0 && "
     "ln -s functions/ecm.usb0 configs/c.1/ && "
     "ln -s functions/acm.gs0 configs/c.1/")
 GADGET = "/sys/kernel/config/usb_gadget/g"
+
+
+def make_gadget(vm, setup, what):
+    """Runs SETUP (a configfs gadget) in the guest.  The gadget falls back
+    to PIO for good on an endpoint whose first request finds the CPPI 4.1
+    runtime-suspended (its prep_slave_sg fails): keep the DMA awake, as a
+    user would."""
+    status, out = vm.shell(
+        "echo on > /sys/bus/platform/devices/47400000.dma-controller/"
+        "power/control && " + setup)
+    if status != 0:
+        raise g.GuestError("%s: %r" % (what, out))
 
 
 def gadget_bind(vm):
@@ -240,14 +254,7 @@ def check_gadget(board, kernel, timeout):
         with booted(board, kernel, "usb-gadget", timeout,
                     extra_args=["-nic", nic] + serial) as vm:
             load_modules(vm, "pmic", "gadget")
-            # The gadget falls back to PIO for good on an endpoint whose
-            # first request finds the CPPI 4.1 runtime-suspended (its
-            # prep_slave_sg fails): keep the DMA awake, as a user would.
-            status, out = vm.shell(
-                "echo on > /sys/bus/platform/devices/47400000.dma-controller/"
-                "power/control && " + GADGET_SETUP)
-            if status != 0:
-                raise g.GuestError("configfs gadget: %r" % out)
+            make_gadget(vm, GADGET_SETUP, "configfs gadget")
             gadget_bind(vm)
             status, out = vm.shell("ip addr add 10.0.2.15/24 dev usb0 && "
                                    "ip link set usb0 up && "
@@ -308,15 +315,13 @@ def storage_prop(vm, name):
 
 
 MSC_SETUP = (
-    "mount -t configfs none /sys/kernel/config 2>/dev/null; "
     "mkdir -p /dev/shm && (grep -q ' /dev/shm ' /proc/mounts || "
     "mount -t tmpfs shm /dev/shm) && "
     "dd if=/dev/zero of=/dev/shm/lun bs=1M count=%d 2>/dev/null && "
-    "cd /sys/kernel/config/usb_gadget && mkdir g && cd g && "
-    "echo 0x1d6b > idVendor && echo 0x0104 > idProduct && "
+    % MSC_FILE_MB) + GADGET_HEAD + (
     "mkdir configs/c.1 && mkdir functions/mass_storage.0 && "
     "echo /dev/shm/lun > functions/mass_storage.0/lun.0/file && "
-    "ln -s functions/mass_storage.0 configs/c.1/" % MSC_FILE_MB)
+    "ln -s functions/mass_storage.0 configs/c.1/")
 
 
 def check_gadget_msc(board, kernel, timeout):
@@ -331,11 +336,7 @@ def check_gadget_msc(board, kernel, timeout):
                             % MSC_BYTES, "-icount", "shift=1,sleep=off"]
                 ) as vm:
         load_modules(vm, "pmic", "gadget-msc")
-        status, out = vm.shell(
-            "echo on > /sys/bus/platform/devices/47400000.dma-controller/"
-            "power/control && " + MSC_SETUP)
-        if status != 0:
-            raise g.GuestError("configfs mass storage gadget: %r" % out)
+        make_gadget(vm, MSC_SETUP, "configfs mass storage gadget")
         if storage_prop(vm, "host-storage-state") != "idle":
             raise g.GuestError("the PC's test ran before the gadget was bound")
         gadget_bind(vm)
