@@ -13,6 +13,9 @@
 #include "hw/i2c/tps65910.h"
 #include "hw/i2c/am335x_board_eeprom.h"
 #include "hw/block/am335x_nand.h"
+#include "hw/sensor/lis331dlh.h"
+#include "hw/sensor/tmp105.h"
+#include "hw/sensor/tsl2550.h"
 #include "hw/qdev-clock.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
@@ -104,6 +107,40 @@ static void am335x_evm_codec(MachineState *machine, AM335xSoCState *soc)
                      qdev_get_clock_out(DEVICE(codec), TLV320AIC3106_WCLK));
 }
 
+/*
+ * The sensors on I2C1, where the stock DT lists them: the LIS331DLH
+ * accelerometer at 0x18, the TSL2550 light sensor at 0x39 and the TMP275
+ * temperature sensor at 0x48.  The TMP275 has the TMP105's registers and
+ * configuration bits (a finer accuracy is all that tells them apart), so
+ * QEMU's TMP105 stands for it; its "temperature" property is in m degC.
+ * None of their interrupt or alert pins reaches the SoC in the DT.
+ */
+static void am335x_evm_sensors(MachineState *machine, AM335xSoCState *soc)
+{
+    I2CBus *i2c1 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[1]), "i2c"));
+    static const struct {
+        const char *type;
+        uint8_t addr;
+        const char *name;
+    } sensors[] = {
+        { TYPE_LIS331DLH, 0x18, "accelerometer" },
+        { TYPE_TSL2550, 0x39, "light-sensor" },
+        { TYPE_TMP105, 0x48, "temperature-sensor" },
+    };
+
+    for (int i = 0; i < ARRAY_SIZE(sensors); i++) {
+        I2CSlave *dev = i2c_slave_new(sensors[i].type, sensors[i].addr);
+
+        object_property_add_child(OBJECT(machine), sensors[i].name,
+                                  OBJECT(dev));
+        i2c_slave_realize_and_unref(dev, i2c1, &error_fatal);
+    }
+    /* a room at 25 degC */
+    object_property_set_int(object_resolve_path_component(
+                                OBJECT(machine), "temperature-sensor"),
+                            "temperature", 25000, &error_fatal);
+}
+
 static void am335x_evm_init(MachineState *machine)
 {
     AM335xSoCState *soc = am335x_board_init(machine, &am335x_evm_config);
@@ -123,6 +160,7 @@ static void am335x_evm_init(MachineState *machine)
 
     am335x_evm_nand(machine, soc);
     am335x_evm_codec(machine, soc);
+    am335x_evm_sensors(machine, soc);
 }
 
 static void am335x_evm_machine_init(MachineClass *mc)

@@ -2083,10 +2083,13 @@ static const uint32_t i2c_base[3] = { 0x44e0b000u, 0x4802a000u, 0x4819c000u };
 /*
  * Who answers where: the BBB's TPS65217, board EEPROM, TDA19988 (HDMI
  * and CEC) on I2C0; the EVM's TPS65910 and EEPROM on I2C0, its
- * TLV320AIC3106 on I2C1.  The address list of the scenario's board.
+ * TLV320AIC3106, LIS331DLH, TSL2550 and TMP275 on I2C1.  The address list
+ * of the scenario's board.
  */
 static const uint8_t i2c_bbb_targets[] = { 0x24, 0x50, 0x70, 0x34 };
-static const uint8_t i2c_evm_targets[] = { 0x2d, 0x50, 0x1b };
+static const uint8_t i2c_evm_targets[] = {
+    0x2d, 0x50, 0x1b, 0x18, 0x39, 0x48,
+};
 
 static bool i2c_is_evm(Fuzz *f)
 {

@@ -1,7 +1,8 @@
 /*
  * QTest for the TI AM335x I2C controllers and the boards' I2C devices
  * (board EEPROM, TPS65217 / TPS65910 PMIC, the BBB's TDA19988, the EVM's
- * TLV320AIC3106 and the clocks it gives McASP1)
+ * TLV320AIC3106 and the clocks it gives McASP1, and its LIS331DLH,
+ * TSL2550 and TMP275 sensors)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -69,6 +70,9 @@
 #define TPS65217_ADDR   0x24
 #define TPS65910_ADDR   0x2d
 #define CODEC_ADDR      0x1b    /* the EVM's TLV320AIC3106, on I2C1 */
+#define ACCEL_ADDR      0x18    /* and its LIS331DLH, */
+#define LIGHT_ADDR      0x39    /* TSL2550 */
+#define TEMP_ADDR       0x48    /* and TMP275 */
 
 /* Where the boards are asked to put their PMIC in the QOM tree */
 #define PMIC_PATH       "/machine/pmic"
@@ -683,21 +687,33 @@ static void test_tda19988(const void *data)
     qtest_quit(qts);
 }
 
-/* The EVM's TLV320AIC3106 on I2C1 */
-static uint8_t codec_read(QTestState *qts, uint8_t reg)
+/* A register of a device on I2C1, as i2c_smbus_read/write_byte_data */
+static uint8_t i2c1_read(QTestState *qts, uint8_t addr, uint8_t reg)
 {
     uint8_t value;
 
-    g_assert_true(i2c_write(qts, I2C1_BASE, CODEC_ADDR, &reg, 1, false));
-    g_assert_true(i2c_read(qts, I2C1_BASE, CODEC_ADDR, &value, 1));
+    g_assert_true(i2c_write(qts, I2C1_BASE, addr, &reg, 1, false));
+    g_assert_true(i2c_read(qts, I2C1_BASE, addr, &value, 1));
     return value;
+}
+
+static void i2c1_write(QTestState *qts, uint8_t addr, uint8_t reg,
+                       uint8_t value)
+{
+    uint8_t msg[2] = { reg, value };
+
+    g_assert_true(i2c_write(qts, I2C1_BASE, addr, msg, 2, true));
+}
+
+/* The EVM's TLV320AIC3106 on I2C1 */
+static uint8_t codec_read(QTestState *qts, uint8_t reg)
+{
+    return i2c1_read(qts, CODEC_ADDR, reg);
 }
 
 static void codec_write(QTestState *qts, uint8_t reg, uint8_t value)
 {
-    uint8_t msg[2] = { reg, value };
-
-    g_assert_true(i2c_write(qts, I2C1_BASE, CODEC_ADDR, msg, 2, true));
+    i2c1_write(qts, CODEC_ADDR, reg, value);
 }
 
 /*
@@ -821,6 +837,228 @@ static void test_codec_clocks(const void *data)
     qtest_quit(qts);
 }
 
+/* The EVM's LIS331DLH accelerometer */
+#define LIS_WHO_AM_I    0x0f
+#define LIS_CTRL_REG1   0x20
+#define LIS_CTRL_REG2   0x21
+#define LIS_CTRL_REG4   0x23
+#define LIS_STATUS      0x27
+#define LIS_OUT_X_L     0x28
+#define LIS_INT1_THS    0x32
+#define LIS_AUTO_INC    0x80
+#define ACCEL_PATH      "/machine/accelerometer"
+
+/* The three axes' output words, read in one auto-incrementing burst */
+static void accel_read_xyz(QTestState *qts, int16_t xyz[3])
+{
+    uint8_t sub = LIS_OUT_X_L | LIS_AUTO_INC, raw[6];
+
+    g_assert_true(i2c_write(qts, I2C1_BASE, ACCEL_ADDR, &sub, 1, false));
+    g_assert_true(i2c_read(qts, I2C1_BASE, ACCEL_ADDR, raw, 6));
+    for (int i = 0; i < 3; i++) {
+        xyz[i] = raw[2 * i] | raw[2 * i + 1] << 8;
+    }
+}
+
+static void accel_set(QTestState *qts, const char *axis, int mg)
+{
+    am335x_qom_set_int(qts, ACCEL_PATH, axis, mg);
+}
+
+/*
+ * Identity and reset values, power-up and the data-ready and overrun
+ * flags at the output data rate, the outputs at each full scale (with
+ * saturation), the self-test, big-endian outputs, the block data update,
+ * reserved and read-only registers, and migration
+ */
+static void test_lis331dlh(const void *data)
+{
+    QTestState *qts = qtest_init("-M am335x-evm");
+    int16_t xyz[3];
+
+    i2c_setup(qts, I2C1_BASE);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_WHO_AM_I), ==, 0x32);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_CTRL_REG1), ==, 0x07);
+
+    /* Powered down: no new data, the outputs keep their (reset) value */
+    qtest_clock_step(qts, 100 * 1000 * 1000);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_STATUS), ==, 0);
+    accel_read_xyz(qts, xyz);
+    g_assert_cmpint(xyz[2], ==, 0);
+
+    /* Normal mode at 100 Hz: new data after 10 ms, overrun after 20 */
+    i2c1_write(qts, ACCEL_ADDR, LIS_CTRL_REG1, 0x2f);
+    qtest_clock_step(qts, 9 * 1000 * 1000);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_STATUS), ==, 0);
+    qtest_clock_step(qts, 1000 * 1000);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_STATUS), ==, 0x0f);
+    qtest_clock_step(qts, 10 * 1000 * 1000);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_STATUS), ==, 0xff);
+
+    /* Flat on the bench: +1 g on Z, 1 mg a digit, left-justified */
+    accel_read_xyz(qts, xyz);
+    g_assert_cmpint(xyz[0], ==, 0);
+    g_assert_cmpint(xyz[1], ==, 0);
+    g_assert_cmpint(xyz[2], ==, 1000 * 16);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_STATUS), ==, 0);
+
+    /* +-2 g saturates; +-8 g takes 3.9 mg a digit */
+    accel_set(qts, "x-mg", 3000);
+    accel_set(qts, "y-mg", -2500);
+    accel_read_xyz(qts, xyz);
+    g_assert_cmpint(xyz[0], ==, 2047 * 16);
+    g_assert_cmpint(xyz[1], ==, -2048 * 16);
+    i2c1_write(qts, ACCEL_ADDR, LIS_CTRL_REG4, 0x30);
+    accel_read_xyz(qts, xyz);
+    g_assert_cmpint(xyz[0], ==, 769 * 16);
+    g_assert_cmpint(xyz[1], ==, -641 * 16);
+    g_assert_cmpint(xyz[2], ==, 256 * 16);
+
+    /* Self-test at +-2 g: +300, +300, +350 mg; STsign negates it */
+    accel_set(qts, "x-mg", 0);
+    accel_set(qts, "y-mg", 0);
+    i2c1_write(qts, ACCEL_ADDR, LIS_CTRL_REG4, 0x02);
+    accel_read_xyz(qts, xyz);
+    g_assert_cmpint(xyz[0], ==, 300 * 16);
+    g_assert_cmpint(xyz[1], ==, 300 * 16);
+    g_assert_cmpint(xyz[2], ==, 1350 * 16);
+    i2c1_write(qts, ACCEL_ADDR, LIS_CTRL_REG4, 0x0a);
+    accel_read_xyz(qts, xyz);
+    g_assert_cmpint(xyz[0], ==, -300 * 16);
+    g_assert_cmpint(xyz[2], ==, 650 * 16);
+
+    /* Big endian: the MSB at the lower address */
+    i2c1_write(qts, ACCEL_ADDR, LIS_CTRL_REG4, 0x40);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_OUT_X_L + 4), ==,
+                    (1000 * 16) >> 8);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_OUT_X_L + 5), ==,
+                    (1000 * 16) & 0xff);
+
+    /* Block data update: the MSB keeps the sample of the LSB's read */
+    i2c1_write(qts, ACCEL_ADDR, LIS_CTRL_REG4, 0x80);
+    accel_set(qts, "x-mg", 1);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_OUT_X_L), ==, 16);
+    accel_set(qts, "x-mg", -1);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_OUT_X_L + 1), ==, 0);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_OUT_X_L + 1), ==, 0xff);
+
+    /* BOOT is over at once; reserved bits and read-only registers hold */
+    i2c1_write(qts, ACCEL_ADDR, LIS_CTRL_REG2, 0x80);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_CTRL_REG2), ==, 0);
+    i2c1_write(qts, ACCEL_ADDR, LIS_INT1_THS, 0xff);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_INT1_THS), ==, 0x7f);
+    i2c1_write(qts, ACCEL_ADDR, LIS_WHO_AM_I, 0);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_WHO_AM_I), ==, 0x32);
+
+    /* Migrated: the settings and the felt acceleration */
+    accel_set(qts, "y-mg", 123);
+    qts = am335x_migrate(qts, "-M am335x-evm");
+    i2c_setup(qts, I2C1_BASE);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_CTRL_REG4), ==, 0x80);
+    g_assert_cmphex(i2c1_read(qts, ACCEL_ADDR, LIS_INT1_THS), ==, 0x7f);
+    g_assert_cmpint(am335x_qom_get_int(qts, ACCEL_PATH, "y-mg"), ==, 123);
+    accel_read_xyz(qts, xyz);
+    g_assert_cmpint(xyz[1], ==, 123 * 16);
+    qtest_quit(qts);
+}
+
+/* The EVM's TSL2550 light sensor: commands, then a read */
+#define TSL_POWER_DOWN  0x00
+#define TSL_POWER_UP    0x03
+#define TSL_STANDARD    0x18
+#define TSL_EXTENDED    0x1d
+#define TSL_ADC0        0x43
+#define TSL_ADC1        0x83
+#define LIGHT_PATH      "/machine/light-sensor"
+
+static void light_command(QTestState *qts, uint8_t command)
+{
+    g_assert_true(i2c_write(qts, I2C1_BASE, LIGHT_ADDR, &command, 1, true));
+}
+
+static uint8_t light_receive(QTestState *qts)
+{
+    uint8_t value;
+
+    g_assert_true(i2c_read(qts, I2C1_BASE, LIGHT_ADDR, &value, 1));
+    return value;
+}
+
+/*
+ * The power-up echo drivers probe with, the chord/step encoding of the
+ * counts, VALID one and two integrations after power-up, the extended
+ * range's fifth, saturation, power-down, a refused command, migration
+ */
+static void test_tsl2550(const void *data)
+{
+    QTestState *qts = qtest_init("-M am335x-evm");
+    int64_t t;
+
+    i2c_setup(qts, I2C1_BASE);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_POWER_UP), ==, 0x03);
+
+    /* 800 counts: chord 5, step 9; 80: chord 2, step 7; not yet VALID */
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC0), ==, 0x59);
+    qtest_clock_step(qts, 400 * 1000 * 1000);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC0), ==, 0xd9);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC1), ==, 0x27);
+    qtest_clock_step(qts, 400 * 1000 * 1000);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC1), ==, 0xa7);
+    /* Receive Byte repeats the selected register */
+    g_assert_cmphex(light_receive(qts), ==, 0xa7);
+
+    /* Extended range: 160 counts, chord 3, step 5; past 4015, all ones */
+    light_command(qts, TSL_EXTENDED);
+    g_assert_cmphex(light_receive(qts), ==, TSL_EXTENDED);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC0), ==, 0xb5);
+    light_command(qts, TSL_STANDARD);
+    am335x_qom_set_int(qts, LIGHT_PATH, "adc0-count", 5000);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC0), ==, 0xff);
+
+    /* A refused command leaves the last one selected */
+    light_command(qts, 0x55);
+    g_assert_cmphex(light_receive(qts), ==, 0xff);
+
+    /* Migrated: powered, its light, still VALID (qtest's clock stays) */
+    am335x_qom_set_int(qts, LIGHT_PATH, "adc1-count", 0);
+    t = qtest_clock_step(qts, 1);
+    qts = am335x_migrate(qts, "-M am335x-evm");
+    qtest_clock_set(qts, t);
+    i2c_setup(qts, I2C1_BASE);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC1), ==, 0x80);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC0), ==, 0xff);
+
+    /* Powered down: nothing is VALID; powered up, it integrates anew */
+    light_command(qts, TSL_POWER_DOWN);
+    g_assert_cmphex(light_receive(qts), ==, TSL_POWER_DOWN);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC0), ==, 0x7f);
+    light_command(qts, TSL_POWER_UP);
+    g_assert_cmphex(i2c1_read(qts, LIGHT_ADDR, TSL_ADC0), ==, 0x7f);
+    qtest_quit(qts);
+}
+
+/* The EVM's TMP275 (QEMU's TMP105): 25 degC, 12-bit when asked */
+static void test_tmp275(const void *data)
+{
+    QTestState *qts = qtest_init("-M am335x-evm");
+    uint8_t reg = 0, temp[2];
+
+    i2c_setup(qts, I2C1_BASE);
+    i2c1_write(qts, TEMP_ADDR, 1, 0x60);        /* R1:R0 = 12 bits */
+    am335x_qom_set_int(qts, "/machine/temperature-sensor", "temperature",
+                      -5250);
+    g_assert_true(i2c_write(qts, I2C1_BASE, TEMP_ADDR, &reg, 1, false));
+    g_assert_true(i2c_read(qts, I2C1_BASE, TEMP_ADDR, temp, 2));
+    /* -5.25 degC: -84 sixteenths, left-justified */
+    g_assert_cmphex(temp[0] << 8 | temp[1], ==, (uint16_t)(-84 * 16));
+    qtest_quit(qts);
+
+    qts = qtest_init("-M am335x-evm");
+    g_assert_cmpint(am335x_qom_get_int(qts, "/machine/temperature-sensor",
+                                      "temperature"), ==, 25000);
+    qtest_quit(qts);
+}
+
 static void add(const Board *b, const char *name, GTestDataFunc fn)
 {
     g_autofree char *path = g_strdup_printf("am335x/i2c/%s/%s", b->machine,
@@ -853,6 +1091,9 @@ int main(int argc, char **argv)
             add(b, "tps65910", test_tps65910);
             add(b, "codec-registers", test_codec_registers);
             add(b, "codec-clocks", test_codec_clocks);
+            add(b, "lis331dlh", test_lis331dlh);
+            add(b, "tsl2550", test_tsl2550);
+            add(b, "tmp275", test_tmp275);
         }
     }
     return g_test_run();

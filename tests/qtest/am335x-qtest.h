@@ -64,6 +64,28 @@ static inline QTestState *am335x_migrate(QTestState *src,
     return dst;
 }
 
+/* A QOM property that is a number */
+static inline int64_t am335x_qom_get_int(QTestState *qts, const char *path,
+                                         const char *property)
+{
+    QDict *resp = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': "
+                            "{ 'path': %s, 'property': %s } }",
+                            path, property);
+    int64_t value;
+
+    g_assert(qdict_haskey(resp, "return"));
+    value = qdict_get_int(resp, "return");
+    qobject_unref(resp);
+    return value;
+}
+
+static inline void am335x_qom_set_int(QTestState *qts, const char *path,
+                                      const char *property, int64_t value)
+{
+    qtest_qmp_assert_success(qts, "{ 'execute': 'qom-set', 'arguments': "
+                             "{ 'path': %s, 'property': %s, 'value': %"
+                             PRId64 " } }", path, property, value);
+}
 
 /* A number from the environment (decimal, 0x hex), or @fallback */
 static inline uint64_t am335x_env_number(const char *name, uint64_t fallback)
