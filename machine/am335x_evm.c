@@ -94,7 +94,7 @@ static void am335x_evm_nand(MachineState *machine, AM335xSoCState *soc)
  */
 static void am335x_evm_codec(MachineState *machine, AM335xSoCState *soc)
 {
-    I2CBus *i2c1 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[1]), "i2c"));
+    I2CBus *i2c1 = soc->i2c[1].bus;
     I2CSlave *codec = i2c_slave_new(TYPE_TLV320AIC3106, 0x1b);
     DeviceState *mcasp = DEVICE(&soc->mcasp[1]);
 
@@ -117,7 +117,7 @@ static void am335x_evm_codec(MachineState *machine, AM335xSoCState *soc)
  */
 static void am335x_evm_sensors(MachineState *machine, AM335xSoCState *soc)
 {
-    I2CBus *i2c1 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[1]), "i2c"));
+    I2CBus *i2c1 = soc->i2c[1].bus;
     static const struct {
         const char *type;
         uint8_t addr;
@@ -144,7 +144,7 @@ static void am335x_evm_sensors(MachineState *machine, AM335xSoCState *soc)
 static void am335x_evm_init(MachineState *machine)
 {
     AM335xSoCState *soc = am335x_board_init(machine, &am335x_evm_config);
-    I2CBus *i2c0 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[0]), "i2c"));
+    I2CBus *i2c0 = soc->i2c[0].bus;
     I2CSlave *pmic = i2c_slave_new(TYPE_TPS65910, TPS65910_I2C_ADDR);
 
     /* TPS65910 on I2C0; the stock DT gives it no interrupt */

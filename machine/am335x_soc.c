@@ -464,7 +464,10 @@ static void am335x_soc_realize(DeviceState *dev, Error **errp)
 
     for (int i = 0; i < AM335X_NUM_I2C; i++) {
         SysBusDevice *sbd = SYS_BUS_DEVICE(&s->i2c[i]);
+        g_autofree char *bus_name = g_strdup_printf("i2c%d", i);
 
+        /* i2c0-i2c2, as the TRM and the DTs' aliases call them */
+        qdev_prop_set_string(DEVICE(sbd), "bus-name", bus_name);
         qdev_connect_clock_in(DEVICE(sbd), "fclk",
                               qdev_get_clock_out(DEVICE(&s->prcm),
                                                  "i2c-fclk"));

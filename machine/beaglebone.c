@@ -36,7 +36,7 @@ static void beaglebone_black_init(MachineState *machine)
 {
     AM335xSoCState *soc = am335x_board_init(machine,
                                             &beaglebone_black_config);
-    I2CBus *i2c0 = I2C_BUS(qdev_get_child_bus(DEVICE(&soc->i2c[0]), "i2c"));
+    I2CBus *i2c0 = soc->i2c[0].bus;
     I2CSlave *pmic = i2c_slave_new(TYPE_TPS65217, TPS65217_I2C_ADDR);
     TDA19988State *hdmi;
 

@@ -33,6 +33,7 @@
 #include "hw/i2c/am335x_i2c.h"
 #include "hw/irq.h"
 #include "hw/qdev-clock.h"
+#include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
 #include "migration/vmstate.h"
 #include "trace.h"
@@ -938,6 +939,9 @@ static void am335x_i2c_realize(DeviceState *dev, Error **errp)
     memory_region_init_io(&s->iomem, OBJECT(s), &am335x_i2c_ops, s,
                           TYPE_AM335X_I2C, AM335X_I2C_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->iomem);
+    /* Named, so that -device can put a target on it (bus=i2c2) */
+    s->bus = i2c_init_bus(dev, s->bus_name ? s->bus_name :
+                               AM335X_I2C_BUS_NAME);
 }
 
 static void am335x_i2c_init(Object *obj)
@@ -945,7 +949,6 @@ static void am335x_i2c_init(Object *obj)
     AM335xI2CState *s = AM335X_I2C(obj);
     DeviceState *dev = DEVICE(obj);
 
-    s->bus = i2c_init_bus(dev, AM335X_I2C_BUS_NAME);
     s->fclk = qdev_init_clock_in(dev, AM335X_I2C_FCLK,
                                  am335x_i2c_clock_update, s, ClockUpdate);
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq);
@@ -1005,11 +1008,17 @@ static const VMStateDescription vmstate_am335x_i2c = {
     }
 };
 
+static const Property am335x_i2c_properties[] = {
+    /* The child bus' name; the SoC names them i2c0-i2c2 */
+    DEFINE_PROP_STRING("bus-name", AM335xI2CState, bus_name),
+};
+
 static void am335x_i2c_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);
 
+    device_class_set_props(dc, am335x_i2c_properties);
     dc->realize = am335x_i2c_realize;
     dc->vmsd = &vmstate_am335x_i2c;
     dc->desc = "TI AM335x I2C controller";

@@ -175,22 +175,38 @@ static bool i2c_read(QTestState *qts, uint64_t base, uint8_t addr,
     return true;
 }
 
-/* A register read through a repeated START, as i2c_smbus_read_byte_data */
-static uint8_t reg_read(QTestState *qts, uint8_t addr, uint8_t reg)
+/*
+ * A register of a target on the bus at @base, as i2c_smbus_read_byte_data
+ * (through a repeated START) and i2c_smbus_write_byte_data
+ */
+static uint8_t bus_reg_read(QTestState *qts, uint64_t base, uint8_t addr,
+                            uint8_t reg)
 {
     uint8_t value;
 
-    g_assert_true(i2c_write(qts, I2C0_BASE, addr, &reg, 1, false));
-    g_assert_true(i2c_read(qts, I2C0_BASE, addr, &value, 1));
+    g_assert_true(i2c_write(qts, base, addr, &reg, 1, false));
+    g_assert_true(i2c_read(qts, base, addr, &value, 1));
     return value;
+}
+
+static void bus_reg_write(QTestState *qts, uint64_t base, uint8_t addr,
+                          uint8_t reg, uint8_t value)
+{
+    uint8_t msg[2] = { reg, value };
+
+    g_assert_true(i2c_write(qts, base, addr, msg, 2, true));
+}
+
+/* On I2C0 */
+static uint8_t reg_read(QTestState *qts, uint8_t addr, uint8_t reg)
+{
+    return bus_reg_read(qts, I2C0_BASE, addr, reg);
 }
 
 static void reg_write(QTestState *qts, uint8_t addr, uint8_t reg,
                       uint8_t value)
 {
-    uint8_t msg[2] = { reg, value };
-
-    g_assert_true(i2c_write(qts, I2C0_BASE, addr, msg, 2, true));
+    bus_reg_write(qts, I2C0_BASE, addr, reg, value);
 }
 
 static bool qom_exists(QTestState *qts, const char *path)
@@ -687,22 +703,16 @@ static void test_tda19988(const void *data)
     qtest_quit(qts);
 }
 
-/* A register of a device on I2C1, as i2c_smbus_read/write_byte_data */
+/* On I2C1 */
 static uint8_t i2c1_read(QTestState *qts, uint8_t addr, uint8_t reg)
 {
-    uint8_t value;
-
-    g_assert_true(i2c_write(qts, I2C1_BASE, addr, &reg, 1, false));
-    g_assert_true(i2c_read(qts, I2C1_BASE, addr, &value, 1));
-    return value;
+    return bus_reg_read(qts, I2C1_BASE, addr, reg);
 }
 
 static void i2c1_write(QTestState *qts, uint8_t addr, uint8_t reg,
                        uint8_t value)
 {
-    uint8_t msg[2] = { reg, value };
-
-    g_assert_true(i2c_write(qts, I2C1_BASE, addr, msg, 2, true));
+    bus_reg_write(qts, I2C1_BASE, addr, reg, value);
 }
 
 /* The EVM's TLV320AIC3106 on I2C1 */
@@ -1059,6 +1069,29 @@ static void test_tmp275(const void *data)
     qtest_quit(qts);
 }
 
+/*
+ * The buses are named i2c0-i2c2, so that -device puts a target of the
+ * user's on one: here a TMP105 on I2C2 (the BBB's cape bus), at 21.5 degC
+ */
+static void test_user_device(const void *data)
+{
+    const Board *b = data;
+    QTestState *qts = qtest_initf("-M %s -device tmp105,bus=i2c2,"
+                                  "address=0x48,id=cape-temp", b->machine);
+    uint8_t reg = 0, temp[2];
+
+    am335x_qom_set_int(qts, "/machine/peripheral/cape-temp", "temperature",
+                       21500);
+    i2c_setup(qts, I2C2_BASE);
+    g_assert_true(i2c_write(qts, I2C2_BASE, 0x48, &reg, 1, false));
+    g_assert_true(i2c_read(qts, I2C2_BASE, 0x48, temp, 2));
+    g_assert_cmphex(temp[0] << 8 | temp[1], ==, 0x1580);
+    /* Not on the other buses */
+    i2c_setup(qts, I2C0_BASE);
+    g_assert_false(i2c_write(qts, I2C0_BASE, 0x48, &reg, 1, true));
+    qtest_quit(qts);
+}
+
 static void add(const Board *b, const char *name, GTestDataFunc fn)
 {
     g_autofree char *path = g_strdup_printf("am335x/i2c/%s/%s", b->machine,
@@ -1083,6 +1116,7 @@ int main(int argc, char **argv)
         add(b, "fifo-threshold", test_fifo_threshold);
         add(b, "hostile-count", test_hostile_count);
         add(b, "bad-offsets", test_bad_offsets);
+        add(b, "user-device", test_user_device);
         if (b->pmic_addr == TPS65217_ADDR) {
             add(b, "tps65217-password", test_tps65217_password);
             add(b, "tps65217-button", test_tps65217_button);

@@ -18,7 +18,10 @@ OBJECT_DECLARE_SIMPLE_TYPE(AM335xI2CState, AM335X_I2C)
 /* I2C_BUFSTAT.FIFODEPTH: 32 bytes each way */
 #define AM335X_I2C_FIFO_SIZE    32
 
-/* The functional clock input (a Clock) and the child bus' name. */
+/*
+ * The functional clock input (a Clock), and the child bus' name when the
+ * "bus-name" property gives none.
+ */
 #define AM335X_I2C_FCLK         "fclk"
 #define AM335X_I2C_BUS_NAME     "i2c"
 
@@ -27,6 +30,7 @@ struct AM335xI2CState {
 
     MemoryRegion iomem;
     I2CBus *bus;
+    char *bus_name;
     Clock *fclk;
     qemu_irq irq;
 
