@@ -197,7 +197,9 @@ class Guest:
         marker = "__AM335X_DONE_%d_" % self._serial
         start = len(self.output)
         self.send("%s; echo %s$?\n" % (command, marker))
-        m = self.expect(r"%s(\d+)" % marker, timeout, start)
+        # The status ends with its line: a read can end between two of its
+        # digits (10 would read as 1)
+        m = self.expect(r"%s(\d+)\r?\n" % marker, timeout, start)
         body = self.output[start:m.start()]
         # Drop the echoed command line, which the console may have wrapped
         # (line editing can put escape sequences anywhere in it, even
