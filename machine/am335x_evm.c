@@ -13,6 +13,7 @@
 #include "hw/i2c/tps65910.h"
 #include "hw/i2c/am335x_board_eeprom.h"
 #include "hw/block/am335x_nand.h"
+#include "hw/input/am335x_evm_keys.h"
 #include "hw/sensor/lis331dlh.h"
 #include "hw/sensor/tmp105.h"
 #include "hw/sensor/tsl2550.h"
@@ -141,6 +142,33 @@ static void am335x_evm_sensors(MachineState *machine, AM335xSoCState *soc)
                             "temperature", 25000, &error_fatal);
 }
 
+/*
+ * The keypad's columns on GPIO1_21-22 and rows on GPIO1_25-27, the volume
+ * keys on GPIO0_2-3, as the stock DT's matrix_keypad0 and volume-keys
+ */
+static void am335x_evm_keys(MachineState *machine, AM335xSoCState *soc)
+{
+    DeviceState *keys = qdev_new(TYPE_AM335X_EVM_KEYS);
+
+    object_property_add_child(OBJECT(machine), "keys", OBJECT(keys));
+    sysbus_realize_and_unref(SYS_BUS_DEVICE(keys), &error_fatal);
+    for (int c = 0; c < AM335X_EVM_KEYPAD_COLS; c++) {
+        qdev_connect_gpio_out(DEVICE(&soc->gpio[1]), 21 + c,
+                              qdev_get_gpio_in_named(keys,
+                                                     AM335X_EVM_KEYS_COL, c));
+    }
+    for (int r = 0; r < AM335X_EVM_KEYPAD_ROWS; r++) {
+        qdev_connect_gpio_out_named(keys, AM335X_EVM_KEYS_ROW, r,
+                                    qdev_get_gpio_in(DEVICE(&soc->gpio[1]),
+                                                     25 + r));
+    }
+    for (int n = 0; n < AM335X_EVM_VOLUME_KEYS; n++) {
+        qdev_connect_gpio_out_named(keys, AM335X_EVM_KEYS_VOLUME, n,
+                                    qdev_get_gpio_in(DEVICE(&soc->gpio[0]),
+                                                     2 + n));
+    }
+}
+
 static void am335x_evm_init(MachineState *machine)
 {
     AM335xSoCState *soc = am335x_board_init(machine, &am335x_evm_config);
@@ -161,6 +189,7 @@ static void am335x_evm_init(MachineState *machine)
     am335x_evm_nand(machine, soc);
     am335x_evm_codec(machine, soc);
     am335x_evm_sensors(machine, soc);
+    am335x_evm_keys(machine, soc);
 }
 
 static void am335x_evm_machine_init(MachineClass *mc)

@@ -229,6 +229,59 @@ def check_sensors(board, kernel, timeout):
             raise g.GuestError("LIS331DLH self-test: %r" % got)
 
 
+def input_event_device(vm, name):
+    """/dev/input/eventN of the input device called NAME."""
+    status, out = vm.shell("cat /proc/bus/input/devices")
+    m = re.search(r'N: Name="%s"\n(?:[^\n]+\n)*?H: Handlers=[^\n]*?(event\d+)'
+                  % re.escape(name), out)
+    if status != 0 or not m:
+        raise g.GuestError("no input device %r: %s" % (name, out))
+    return "/dev/input/" + m.group(1)
+
+
+def key_down(vm, device, key):
+    """Whether evdev says KEY is down on DEVICE (evtest --query: 10)."""
+    status, out = vm.shell("evtest --query %s EV_KEY %s" % (device, key))
+    if status not in (0, 10):
+        raise g.GuestError("evtest --query %s %s: %d %s"
+                           % (device, key, status, out))
+    return status == 10
+
+
+def check_keys(board, kernel, timeout):
+    """The EVM's keys through gpio-keys and (am335x kernel; Debian's has no
+    matrix_keypad) gpio-matrix-keypad: up at boot, and each key QEMU's
+    input presses is down in Linux until it is let go, the others up."""
+    keys = [("volumeup", "volume-keys", "KEY_VOLUMEUP"),
+            ("volumedown", "volume-keys", "KEY_VOLUMEDOWN")]
+    if kernel == "am335x":
+        keys += [("menu", "matrix_keypad0", "KEY_MENU"),
+                 ("esc", "matrix_keypad0", "KEY_BACK"),
+                 ("left", "matrix_keypad0", "KEY_LEFT"),
+                 ("right", "matrix_keypad0", "KEY_RIGHT"),
+                 ("ret", "matrix_keypad0", "KEY_ENTER"),
+                 ("down", "matrix_keypad0", "KEY_DOWN")]
+    with booted(board, kernel, "keys", timeout) as vm:
+        load_modules(vm, "keys")
+        devices = {name: input_event_device(vm, name) for _, name, _ in keys}
+        for qcode, name, key in keys:
+            if key_down(vm, devices[name], key):
+                raise g.GuestError("%s is down at boot" % key)
+        for qcode, name, key in keys:
+            for down in (True, False):
+                vm.qmp("input-send-event", events=[
+                    {"type": "key", "data": {
+                        "down": down, "key": {"type": "qcode", "data": qcode}}}])
+                # the keypad's debounce (5 ms) and scan
+                vm.shell("sleep 0.05")
+                for _, other_name, other in keys:
+                    want = down and other == key
+                    if key_down(vm, devices[other_name], other) != want:
+                        raise g.GuestError("after %s %s, %s is %s"
+                                           % (qcode, "down" if down else "up",
+                                              other, "down" if not want else "up"))
+
+
 def check_led(board, kernel, timeout):
     """Setting USR3's brightness from Linux drives GPIO1_24, which the host
     sees in the GPIO module's "outputs" property."""
@@ -259,6 +312,7 @@ SOC_TESTS = {
     "rtc": (check_rtc, CROSS),
     "i2c": (check_i2c, CROSS_OTHER),
     "sensors": (check_sensors, [("am335x-evm", k) for k in g.KERNELS]),
+    "keys": (check_keys, [("am335x-evm", k) for k in g.KERNELS]),
     "led": (check_led, [("beaglebone-black", k) for k in g.KERNELS]),
 }
 test_pairs(SOC_TESTS, 180)

@@ -97,6 +97,7 @@ DEBIAN_MODULES = {
     "wdt": ["omap_wdt"],
     "i2c": ["i2c-dev"],
     "sensors": ["lm75", "tsl2550", "lis3lv02d_i2c"],
+    "keys": ["evdev"],
     "mmc": ["sdhci-omap"],
     "net": ["davinci_mdio", "phy_gmii_sel", "smsc", "at803x", "ti_cpsw_new"],
     "fs": ["crc32c_generic", "ext4", "vfat", "nls_cp437", "nls_ascii"],

@@ -11,6 +11,7 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 #include "qobject/qdict.h"
 
 /* TRM table 2-2 and 2-3 */
@@ -61,6 +62,15 @@ static const uint64_t gpio_base[] = {
 
 /* The BeagleBone Black's user LEDs USR0..3: GPIO1_21..24 */
 #define USR_LEDS            (0xfu << 21)
+
+/*
+ * The EVM's keys: the volume buttons on GPIO0_2-3 (pulled up, low while
+ * pressed), the keypad's columns on GPIO1_21-22 and rows on GPIO1_25-27
+ */
+#define VOLUME_KEYS         (PIN(2) | PIN(3))
+#define KEYPAD_COL(c)       PIN(21 + (c))
+#define KEYPAD_ROWS         (0x7u << 25)
+#define KEYPAD_ROW(r)       PIN(25 + (r))
 
 /* PRCM: GPIO0's clocks, MODULEMODE enabled plus OPTFCLKEN_GPIO0_GDBCLK */
 #define CM_WKUP_GPIO0_CLKCTRL   0x44e00408
@@ -144,6 +154,8 @@ static void test_reset_values(const void *data)
         g_assert_cmphex(gp_read(qts, m, CTRL), ==, CTRL_RESET);
         g_assert_cmphex(gp_read(qts, m, OE), ==, 0xffffffff);
         g_assert_cmphex(gp_read(qts, m, DATAIN), ==,
+                        m == 0 && !strcmp(data, "am335x-evm") ?
+                        SD_CD | VOLUME_KEYS :
                         m == 0 ? SD_CD :
                         m == 1 && !strcmp(data, "beaglebone-black") ? HDMI_INT :
                         0);
@@ -616,6 +628,62 @@ static void test_bad_offsets(void)
     qtest_quit(qts);
 }
 
+/* A key of QEMU's keyboard input, down or up */
+static void send_key(QTestState *qts, const char *qcode, bool down)
+{
+    qtest_qmp_assert_success(qts, "{ 'execute': 'input-send-event', "
+                             "'arguments': { 'events': [ { 'type': 'key', "
+                             "'data': { 'down': %i, 'key': { 'type': "
+                             "'qcode', 'data': %s } } } ] } }", down, qcode);
+}
+
+/*
+ * The EVM's keys: the volume buttons pull their pins low while down; a
+ * keypad key joins its row to its column, so its row follows that column
+ * while the key is down; other keys change nothing; a key's state
+ * migrates
+ */
+static void test_evm_keys(void)
+{
+    QTestState *qts = qtest_init("-M am335x-evm");
+
+    send_key(qts, "volumedown", true);
+    g_assert_cmphex(gp_read(qts, 0, DATAIN) & VOLUME_KEYS, ==, PIN(2));
+    send_key(qts, "volumeup", true);
+    g_assert_cmphex(gp_read(qts, 0, DATAIN) & VOLUME_KEYS, ==, 0);
+    send_key(qts, "volumedown", false);
+    send_key(qts, "volumeup", false);
+    g_assert_cmphex(gp_read(qts, 0, DATAIN) & VOLUME_KEYS, ==, VOLUME_KEYS);
+
+    /* The columns as outputs, both low: no row rises */
+    gp_write(qts, 1, OE, ~(KEYPAD_COL(0) | KEYPAD_COL(1)));
+    send_key(qts, "left", true);                /* row 2, column 0 */
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==, 0);
+    gp_write(qts, 1, SETDATAOUT, KEYPAD_COL(0));
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==, KEYPAD_ROW(2));
+    /* Scanning column 1 only: its keys alone */
+    gp_write(qts, 1, CLEARDATAOUT, KEYPAD_COL(0));
+    gp_write(qts, 1, SETDATAOUT, KEYPAD_COL(1));
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==, 0);
+    send_key(qts, "ret", true);                 /* row 1, column 1 */
+    send_key(qts, "a", true);                   /* not on the board */
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==, KEYPAD_ROW(1));
+    /* Both columns high, as the driver waits for a key */
+    gp_write(qts, 1, SETDATAOUT, KEYPAD_COL(0));
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==,
+                    KEYPAD_ROW(1) | KEYPAD_ROW(2));
+    send_key(qts, "left", false);
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==, KEYPAD_ROW(1));
+
+    /* Migrated with "ret" down */
+    qts = am335x_migrate(qts, "-M am335x-evm");
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==, KEYPAD_ROW(1));
+    send_key(qts, "ret", false);
+    g_assert_cmphex(gp_read(qts, 1, DATAIN) & KEYPAD_ROWS, ==, 0);
+    g_assert_cmphex(gp_read(qts, 0, DATAIN) & VOLUME_KEYS, ==, VOLUME_KEYS);
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -638,6 +706,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/gpio/softreset", test_softreset);
     qtest_add_func("am335x/gpio/subword", test_subword);
     qtest_add_func("am335x/gpio/bad-offsets", test_bad_offsets);
+    qtest_add_func("am335x/gpio/evm-keys", test_evm_keys);
 
     return g_test_run();
 }
