@@ -105,7 +105,10 @@ static const int32_t lis331dlh_self_test_mg[3] = { 300, 300, 350 };
 /* mg a digit, times 10, for CTRL_REG4.FS 0-3 (FS = 10 is not allowed) */
 static const int32_t lis331dlh_sensitivity_x10[4] = { 10, 20, 20, 39 };
 
-/* Output data rates in mHz: normal mode by DR, low-power modes by PM */
+/*
+ * Output data rates in mHz: normal mode by DR, low-power modes by PM
+ * (0.5-10 Hz; the datasheet defines no PM = 111: no data then)
+ */
 static const uint32_t lis331dlh_normal_mhz[4] = {
     50000, 100000, 400000, 1000000,
 };
