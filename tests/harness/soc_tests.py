@@ -282,6 +282,26 @@ def check_keys(board, kernel, timeout):
                                               other, "down" if not want else "up"))
 
 
+def check_user_i2c_device(board, kernel, timeout):
+    """A QEMU I2C device the user puts on a bus by name (-device
+    tmp105,bus=i2c2): Linux instantiates it from sysfs, as for a cape
+    without a DT overlay, and lm75 reads the temperature QMP sets."""
+    args = ("-device", "tmp105,bus=i2c2,address=0x48,id=cape-temp")
+    with booted(board, kernel, "user-i2c", timeout, extra_args=args) as vm:
+        load_modules(vm, "sensors")
+        status, out = vm.shell("echo tmp105 0x48 > "
+                               "/sys/bus/i2c/devices/i2c-2/new_device")
+        if status != 0:
+            raise g.GuestError("new_device: %s" % out)
+        for mdeg in (21500, -40000):
+            vm.qmp("qom-set", path="/machine/peripheral/cape-temp",
+                   property="temperature", value=mdeg)
+            got = read_sysfs(vm, "/sys/bus/i2c/devices/2-0048/hwmon/hwmon*/"
+                             "temp1_input")
+            if got != str(mdeg):
+                raise g.GuestError("TMP105 at %d m degC: %r" % (mdeg, got))
+
+
 def check_led(board, kernel, timeout):
     """Setting USR3's brightness from Linux drives GPIO1_24, which the host
     sees in the GPIO module's "outputs" property."""
@@ -313,6 +333,8 @@ SOC_TESTS = {
     "i2c": (check_i2c, CROSS_OTHER),
     "sensors": (check_sensors, [("am335x-evm", k) for k in g.KERNELS]),
     "keys": (check_keys, [("am335x-evm", k) for k in g.KERNELS]),
+    "user-i2c-device": (check_user_i2c_device,
+                        [("beaglebone-black", k) for k in g.KERNELS]),
     "led": (check_led, [("beaglebone-black", k) for k in g.KERNELS]),
 }
 test_pairs(SOC_TESTS, 180)
