@@ -17,3 +17,7 @@ CONFIG_VIRTIO_MMIO=y
 CONFIG_USB_STORAGE_CLASSIC=y
 CONFIG_USB_HID=y
 CONFIG_USB_HUB=y
+
+# -device loader: a file (or a start address) put into the guest's memory
+# at start, as on QEMU's other boards.
+CONFIG_GENERIC_LOADER=y

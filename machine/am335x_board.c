@@ -18,6 +18,7 @@
 #include "system/block-backend.h"
 #include "exec/address-spaces.h"
 #include "am335x_board.h"
+#include "am335x_rom_boot.h"
 
 /* EMIF0 decodes up to 1 GiB of DDR from 0x80000000 (TRM table 2-1). */
 #define AM335X_DDR_MAX (1 * GiB)
@@ -145,6 +146,32 @@ static void am335x_board_connect_can(MachineState *machine,
     }
 }
 
+/*
+ * EMIF0 decodes 1 GiB from 0x80000000 whatever DDR is fitted: the address
+ * bits the DDR does not have are not driven, so smaller DDR repeats
+ * through the window.  U-Boot's get_ram_size() counts on it to size DDR.
+ * A size that is not a power of two leaves the rest of the window empty.
+ */
+static void am335x_board_ddr_aliases(MachineState *machine)
+{
+    uint64_t size = machine->ram_size;
+
+    if (!is_power_of_2(size)) {
+        return;
+    }
+    for (uint64_t at = size; at < AM335X_DDR_MAX; at += size) {
+        MemoryRegion *alias = g_new(MemoryRegion, 1);
+        g_autofree char *name = g_strdup_printf("am335x.ddr-alias@0x%"
+                                                PRIx64, at);
+
+        memory_region_init_alias(alias, OBJECT(machine), name, machine->ram,
+                                 0, size);
+        memory_region_add_subregion(get_system_memory(),
+                                    am335x_soc_base(AM335X_DEV_DDR) + at,
+                                    alias);
+    }
+}
+
 AM335xSoCState *am335x_board_init(MachineState *machine,
                                   const AM335xBoardConfig *cfg)
 {
@@ -158,7 +185,8 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
         exit(1);
     }
     if (machine->firmware) {
-        error_report("%s: -bios is not supported; boot with -kernel",
+        error_report("%s: -bios is not supported; boot with -kernel, or "
+                     "without it from the MLO on an SD card or eMMC",
                      MACHINE_GET_CLASS(machine)->name);
         exit(1);
     }
@@ -199,10 +227,14 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
     memory_region_add_subregion(get_system_memory(),
                                 am335x_soc_base(AM335X_DEV_DDR),
                                 machine->ram);
+    am335x_board_ddr_aliases(machine);
 
     am335x_binfo.loader_start = am335x_soc_base(AM335X_DEV_DDR);
     am335x_binfo.ram_size = machine->ram_size;
     arm_load_kernel(&soc->cpu, machine, &am335x_binfo);
+    if (!machine->kernel_filename) {
+        am335x_rom_boot_init(&soc->cpu, cfg->sysboot);
+    }
     return soc;
 }
 
@@ -219,6 +251,9 @@ void am335x_board_sd_slot(AM335xSoCState *soc, int mmc, int index,
     qdev_prop_set_drive_err(card, "drive", di ? blk_by_legacy_dinfo(di) : NULL,
                             &error_fatal);
     qdev_realize_and_unref(card, am335x_soc_sd_bus(soc, mmc), &error_fatal);
+    if (di) {
+        am335x_rom_boot_set_medium(mmc, blk_by_legacy_dinfo(di), 0);
+    }
     qdev_connect_gpio_out_named(DEVICE(&soc->mmc[mmc]),
                                 AM335X_HSMMC_CARD_DETECT, 0,
                                 qdev_get_gpio_in(DEVICE(&soc->gpio[cd_gpio]),
@@ -249,6 +284,7 @@ void am335x_board_emmc(AM335xSoCState *soc, int mmc, int index,
     qdev_prop_set_drive_err(card, "drive", blk, &error_fatal);
     qdev_prop_set_uint64(card, "boot-partition-size", boot_size);
     qdev_realize_and_unref(card, am335x_soc_sd_bus(soc, mmc), &error_fatal);
+    am335x_rom_boot_set_medium(mmc, blk, 2 * boot_size);
 }
 
 void am335x_board_class_init(MachineClass *mc)

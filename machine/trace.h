@@ -1,0 +1,1 @@
+#include "trace/trace-hw_am335x_machine.h"
