@@ -85,8 +85,11 @@ class Guest:
 
     def __init__(self, board, kernel, dtb=None, initrd=None, append="",
                  earlycon=True, extra_args=(), name=None, reboot=False,
-                 as_shipped=False, timing=False):
+                 as_shipped=False, timing=False, rom_boot=False):
         """TIMING turns on the machine's timing models (timing=on).
+        ROM_BOOT starts the board without -kernel, as the part does: its
+        ROM code boots the MLO of the SD card or eMMC in EXTRA_ARGS, and
+        what that loads is the guest (KERNEL names what the card holds).
         AS_SHIPPED boots the zImage and the gzip'ed initramfs; otherwise
         their uncompressed copies (uImage, initramfs.cpio), which skip
         seconds of decompression under emulation, run the same kernel
@@ -115,13 +118,16 @@ class Guest:
         machine = board + (",timing=on" if timing else "")
         self.argv = [QEMU, "-M", machine, "-nographic",
                      "-monitor", "none", "-serial", "stdio",
-                     "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
-                     "-kernel", os.path.join(kdir, "uImage" if unpacked
-                                             else "zImage"),
-                     "-dtb", self.dtb]
-        if initrd:
-            self.argv += ["-initrd", initrd]
-        self.argv += ["-append", cmdline] + list(extra_args)
+                     "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path]
+        self.kernel_path = None
+        if not rom_boot:
+            self.kernel_path = os.path.join(kdir, "uImage" if unpacked
+                                            else "zImage")
+            self.argv += ["-kernel", self.kernel_path, "-dtb", self.dtb]
+            if initrd:
+                self.argv += ["-initrd", initrd]
+            self.argv += ["-append", cmdline]
+        self.argv += list(extra_args)
         if not reboot:
             # A guest reset ends QEMU, so a test sees it as an exit.
             self.argv.append("-no-reboot")
@@ -136,8 +142,8 @@ class Guest:
     def start(self):
         if self.proc:
             return self
-        for path in (QEMU, self.argv[self.argv.index("-kernel") + 1], self.dtb):
-            if not os.path.exists(path):
+        for path in (QEMU, self.kernel_path, self.dtb):
+            if path and not os.path.exists(path):
                 raise GuestError("missing %s (run scripts/build and scripts/images)" % path)
         os.makedirs(LOGDIR, exist_ok=True)
         self.log = open(os.path.join(LOGDIR, self.name + ".log"), "w")

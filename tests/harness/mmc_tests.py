@@ -118,6 +118,32 @@ def check_root_on_sd(board, kernel, timeout):
             print("#   root: %s" % root.group(0))
 
 
+def check_rom_boot(board, kernel, timeout):
+    """No -kernel: the board boots as the part does, from the SD card.  Its
+    ROM code starts the MLO (U-Boot's SPL, Debian's u-boot-omap), which
+    loads U-Boot; U-Boot finds the board in the ID EEPROM, reads the FAT
+    partition's extlinux.conf and starts the am335x kernel on the ext4
+    root."""
+    model = {"beaglebone-black": "TI AM335x BeagleBone Black",
+             "am335x-evm": "TI AM335x EVM"}[board]
+    sd = os.path.join(g.IMAGES, "sd-%s.img" % board)
+    with Card(0, copy_of=sd) as card:
+        with booted(board, kernel, "rom-boot", timeout, rom_boot=True,
+                    extra_args=card.drive(0) + ["-nic", "none"]) as vm:
+            for stage in (r"U-Boot SPL \S+", r"Trying to boot from MMC1",
+                          r"^U-Boot \d{4}\.\S+", r"^DRAM:\s+\S+ MiB",
+                          r"^Model: " + re.escape(model),
+                          r"Found /extlinux/extlinux.conf",
+                          r"Machine model: " + re.escape(model)):
+                print("#   " + vm.expect(stage, 5).group(0))
+            status, out = vm.shell("cat /proc/cmdline; grep ' / ' /proc/mounts")
+            root = re.search(r"^(\S+) / (\S+)", out, re.M)
+            if status != 0 or "root=/dev/mmcblk0p2" not in out or not root \
+                    or root.group(2) != "ext4":
+                raise g.GuestError("not on the SD card's ext4 root: %r" % out)
+            print("#   root: %s" % root.group(0))
+
+
 def check_data(board, kernel, timeout):
     """ext4, ext2 and vfat round trips on the SD card verify by sha256 and
     fsck; what the guest synced is in the host's image file afterwards."""
@@ -211,6 +237,8 @@ BBB = [("beaglebone-black", k) for k in g.KERNELS]
 AM335X_KERNEL = [(b, "am335x") for b in g.BOARDS]
 MMC_TESTS = {
     "mmc-root": (check_root_on_sd, BOTH),
+    # The SD images hold the am335x kernel.
+    "rom-boot": (check_rom_boot, AM335X_KERNEL),
     # The same sdhci-omap source in both kernels: one pair per board.
     "mmc-data": (check_data, CROSS),
     "mmc-emmc": (check_emmc, BBB),
