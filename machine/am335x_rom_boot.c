@@ -296,9 +296,12 @@ static uint32_t rom_boot_fat(const RomMedium *m, uint64_t base)
     } else {
         uint32_t c = f.root_cluster;
 
-        /* a chain longer than the volume loops: stop there */
-        for (uint32_t hops = 0; c && !found && !end && hops < f.clusters;
-             hops++) {
+        /*
+         * A chain longer than the volume loops; no root directory needs
+         * 64 Ki clusters: stop there.
+         */
+        for (uint32_t hops = 0; c && !found && !end &&
+             hops < MIN(f.clusters, 65536); hops++) {
             if (!rom_fat_cluster_read(&f, c, buf)) {
                 break;
             }
