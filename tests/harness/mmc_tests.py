@@ -144,6 +144,74 @@ def check_rom_boot(board, kernel, timeout):
             print("#   root: %s" % root.group(0))
 
 
+def check_rom_boot_emmc(board, kernel, timeout):
+    """The BeagleBone Black's straps put the eMMC first: with the card's
+    image in the eMMC's user area (after its two 2 MiB boot partitions)
+    and no SD card, the SPL comes from MMC1, and U-Boot finds
+    extlinux.conf on the eMMC (its mmc 1) and starts the kernel.  The
+    kernel's root is the SD card's, so the test ends there."""
+    sd = os.path.join(g.IMAGES, "sd-%s.img" % board)
+    with Card(512) as emmc:
+        with open(sd, "rb") as src, open(emmc.path, "r+b") as dst:
+            dst.seek(4 * MiB)
+            shutil.copyfileobj(src, dst, 16 * MiB)
+        vm = g.Guest(board, kernel, name="rom-boot-emmc-%s" % board,
+                     rom_boot=True,
+                     extra_args=emmc.drive(1) + ["-nic", "none"])
+        print("# " + vm.command_line(), flush=True)
+        with vm.start():
+            for stage in (r"U-Boot SPL \S+", r"Trying to boot from MMC2",
+                          r"Scanning mmc 1:1", r"Found /extlinux/extlinux.conf",
+                          r"Starting kernel", r"Machine model: \S.*"):
+                print("#   " + vm.expect(stage, timeout).group(0))
+
+
+def check_uboot_shell(board, kernel, timeout):
+    """U-Boot's own drivers on the models: stopped at its prompt, it lists
+    the MMC controllers, probes I2C0 (the PMIC and the board's EEPROM
+    answer), gets an address by DHCP through the CPSW from QEMU's user
+    network, and its reset runs the ROM again."""
+    devices = {"beaglebone-black": ("24", "50"), "am335x-evm": ("2d", "50")}
+    # U-Boot's DT for the EVM has no MMC1 (the EVM's is on its add-on)
+    last_mmc = {"beaglebone-black": 1, "am335x-evm": 0}[board]
+    sd = os.path.join(g.IMAGES, "sd-%s.img" % board)
+    with Card(0, copy_of=sd) as card:
+        vm = g.Guest(board, kernel, name="uboot-shell-%s" % board,
+                     rom_boot=True, reboot=True,
+                     extra_args=card.drive(0) + ["-nic", "user"])
+        print("# " + vm.command_line(), flush=True)
+        with vm.start():
+            vm.expect(r"Hit any key to stop autoboot", timeout)
+            vm.send("\n")
+            prompt = vm.expect(r"^=> ", 10).end()
+            vm.send("mmc list\n")
+            m = vm.expect(r"OMAP SD/MMC: %d.*\n=> " % last_mmc, 10, prompt)
+            print("#   mmc list: " + " ".join(
+                vm.output[prompt:m.end()].split()))
+            start = m.end()
+            vm.send("i2c dev 0; i2c probe\n")
+            m = vm.expect(r"Valid chip addresses:([0-9A-Fa-f ]*)\n", 10,
+                          start)
+            found = m.group(1).lower().split()
+            print("#   i2c probe: " + " ".join(found))
+            for addr in devices[board]:
+                if addr not in found:
+                    raise g.GuestError("I2C0 0x%s did not answer" % addr)
+            vm.expect(r"^=> ", 10, m.end())
+            start = len(vm.output)
+            vm.send("setenv autoload no; dhcp\n")
+            m = vm.expect(r"DHCP client bound to address (\S+)", 30, start)
+            print("#   dhcp: " + m.group(1))
+            if m.group(1) != "10.0.2.15":
+                raise g.GuestError("DHCP gave %s, not slirp's 10.0.2.15"
+                                   % m.group(1))
+            vm.expect(r"^=> ", 10, m.end())
+            start = len(vm.output)
+            vm.send("reset\n")
+            vm.expect(r"U-Boot SPL \S+", 30, start)
+            print("#   reset: the ROM started the SPL again")
+
+
 def check_data(board, kernel, timeout):
     """ext4, ext2 and vfat round trips on the SD card verify by sha256 and
     fsck; what the guest synced is in the host's image file afterwards."""
@@ -239,6 +307,8 @@ MMC_TESTS = {
     "mmc-root": (check_root_on_sd, BOTH),
     # The SD images hold the am335x kernel.
     "rom-boot": (check_rom_boot, AM335X_KERNEL),
+    "rom-boot-emmc": (check_rom_boot_emmc, [("beaglebone-black", "am335x")]),
+    "uboot-shell": (check_uboot_shell, AM335X_KERNEL),
     # The same sdhci-omap source in both kernels: one pair per board.
     "mmc-data": (check_data, CROSS),
     "mmc-emmc": (check_emmc, BBB),
