@@ -36,7 +36,10 @@ typedef struct AM335xBoardConfig {
     uint32_t audio_ahclkx_hz;
 } AM335xBoardConfig;
 
-/* Creates and realizes the SoC, maps DDR and loads -kernel/-dtb/-initrd. */
+/*
+ * Creates and realizes the SoC, maps DDR and loads -kernel/-dtb/-initrd;
+ * without -kernel, the ROM's MMC boot runs at each reset instead.
+ */
 AM335xSoCState *am335x_board_init(MachineState *machine,
                                   const AM335xBoardConfig *cfg);
 

@@ -36,6 +36,7 @@
 #include "system/qtest.h"
 #include "system/reset.h"
 #include "exec/address-spaces.h"
+#include "hw/core/generic-loader.h"
 #include "target/arm/cpu.h"
 #include "am335x_rom_boot.h"
 #include "trace.h"
@@ -373,6 +374,14 @@ static void rom_boot_params(int mmc, uint32_t mode)
                         MEMTXATTRS_UNSPECIFIED, params, sizeof(params));
 }
 
+static bool rom_loader_present(void)
+{
+    bool ambiguous = false;
+
+    return object_resolve_path_type("", TYPE_GENERIC_LOADER, &ambiguous) ||
+           ambiguous;
+}
+
 static void rom_boot_reset(void *opaque)
 {
     int list[2];
@@ -400,7 +409,8 @@ static void rom_boot_reset(void *opaque)
             return;
         }
     }
-    if (!qtest_enabled()) {
+    /* -device loader may have given the CPU something to run */
+    if (!qtest_enabled() && !rom_loader_present()) {
         warn_report("am335x ROM: %s, and no -kernel: the CPU starts in "
                     "the empty boot ROM", any ?
                     "no boot image (MLO) on the SD card or eMMC" :
