@@ -6,6 +6,7 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 #include "qobject/qdict.h"
 
 #define CONTROL_BASE        0x44e10000
@@ -312,9 +313,7 @@ static void test_dma_crossbar(const void *data)
 
 static void add(const char *machine, const char *name, GTestDataFunc fn)
 {
-    g_autofree char *path = g_strdup_printf("am335x/control/%s/%s", machine,
-                                            name);
-    qtest_add_data_func(path, machine, fn);
+    am335x_add_machine_test("control", machine, name, fn);
 }
 
 int main(int argc, char **argv)

@@ -111,4 +111,16 @@ static inline void am335x_enable_modules(QTestState *qts)
     }
 }
 
+/* Registers @fn as am335x/@device/@machine/@name, @machine its data */
+static inline void am335x_add_machine_test(const char *device,
+                                           const char *machine,
+                                           const char *name,
+                                           GTestDataFunc fn)
+{
+    g_autofree char *path = g_strdup_printf("am335x/%s/%s/%s", device,
+                                            machine, name);
+
+    qtest_add_data_func(path, machine, fn);
+}
+
 #endif

@@ -9,6 +9,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 
 #define SRAM_IMAGE          0x402f0400u
 #define SRAM_IMAGE_END      0x4030b800u
@@ -325,9 +326,7 @@ static void test_ddr_alias(const void *data)
 
 static void add(const char *machine, const char *name, GTestDataFunc fn)
 {
-    g_autofree char *path = g_strdup_printf("am335x/rom-boot/%s/%s", machine,
-                                            name);
-    qtest_add_data_func(path, machine, fn);
+    am335x_add_machine_test("rom-boot", machine, name, fn);
 }
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "am335x-qtest.h"
 #include "qobject/qdict.h"
 
 #define GPIO1_BASE      0x4804c000
@@ -140,9 +141,7 @@ static void test_qom(const void *data)
 
 static void add(const char *machine, const char *name, GTestDataFunc fn)
 {
-    g_autofree char *path = g_strdup_printf("am335x/sysc/%s/%s", machine,
-                                            name);
-    qtest_add_data_func(path, machine, fn);
+    am335x_add_machine_test("sysc", machine, name, fn);
 }
 
 int main(int argc, char **argv)

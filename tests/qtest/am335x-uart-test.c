@@ -7,6 +7,7 @@
 #include "qemu/osdep.h"
 #include <sys/socket.h>
 #include "libqtest.h"
+#include "am335x-qtest.h"
 
 #define UART0_BASE      0x44e09000
 
@@ -241,9 +242,7 @@ static void test_fclk(const void *data)
 
 static void add(const char *machine, const char *name, GTestDataFunc fn)
 {
-    g_autofree char *path = g_strdup_printf("am335x/uart/%s/%s", machine,
-                                            name);
-    qtest_add_data_func(path, machine, fn);
+    am335x_add_machine_test("uart", machine, name, fn);
 }
 
 int main(int argc, char **argv)
