@@ -99,7 +99,8 @@ static bool rom_read(const RomMedium *m, uint64_t pos, void *buf, size_t len)
 {
     int64_t size = blk_getlength(m->blk);
 
-    if (size < 0 || pos > (uint64_t)size - m->offset ||
+    if (size < 0 || (uint64_t)size < m->offset ||
+        pos > (uint64_t)size - m->offset ||
         len > (uint64_t)size - m->offset - pos) {
         return false;
     }
