@@ -8,6 +8,7 @@
 #include "qemu/error-report.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "qom/object_interfaces.h"
 #include "hw/arm/boot.h"
 #include "hw/qdev-properties.h"
@@ -45,6 +46,45 @@ static bool am335x_board_get_timing(Object *obj, Error **errp)
 static void am335x_board_set_timing(Object *obj, bool value, Error **errp)
 {
     am335x_board_timing = value;
+}
+
+/*
+ * The machine property "sysboot": the SYSBOOT[15:0] straps, instead of
+ * the board's own (a BeagleBone Black with its S2 boot button held, an
+ * EVM with other SW3 switches).  They set the ROM's boot order.
+ */
+static bool am335x_board_sysboot_given;
+static uint32_t am335x_board_sysboot;
+
+static void am335x_board_get_sysboot(Object *obj, Visitor *v,
+                                     const char *name, void *opaque,
+                                     Error **errp)
+{
+    Object *soc = object_resolve_path_component(obj, "soc");
+    uint32_t value = am335x_board_sysboot;
+
+    if (soc) {
+        value = object_property_get_uint(soc, "sysboot", &error_abort);
+    }
+    visit_type_uint32(v, name, &value, errp);
+}
+
+static void am335x_board_set_sysboot(Object *obj, Visitor *v,
+                                     const char *name, void *opaque,
+                                     Error **errp)
+{
+    uint32_t value;
+
+    if (!visit_type_uint32(v, name, &value, errp)) {
+        return;
+    }
+    if (value > 0xffff) {
+        error_setg(errp, "sysboot: the straps are SYSBOOT[15:0], not "
+                   "0x%" PRIx32, value);
+        return;
+    }
+    am335x_board_sysboot = value;
+    am335x_board_sysboot_given = true;
 }
 
 /*
@@ -176,6 +216,8 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
                                   const AM335xBoardConfig *cfg)
 {
     AM335xSoCState *soc;
+    uint32_t sysboot = am335x_board_sysboot_given ? am335x_board_sysboot :
+                       cfg->sysboot;
 
     if (machine->ram_size > AM335X_DDR_MAX) {
         error_report("%s: at most %" PRIu64 " MiB of DDR can be mapped "
@@ -194,8 +236,7 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
     soc = AM335X_SOC(object_new(TYPE_AM335X_SOC));
     object_property_add_child(OBJECT(machine), "soc", OBJECT(soc));
     object_unref(OBJECT(soc));
-    object_property_set_uint(OBJECT(soc), "sysboot", cfg->sysboot,
-                             &error_abort);
+    object_property_set_uint(OBJECT(soc), "sysboot", sysboot, &error_abort);
     object_property_set_uint(OBJECT(soc), "dev-feature", cfg->dev_feature,
                              &error_abort);
     object_property_set_str(OBJECT(soc), "mac-base", cfg->mac_base,
@@ -233,7 +274,7 @@ AM335xSoCState *am335x_board_init(MachineState *machine,
     am335x_binfo.ram_size = machine->ram_size;
     arm_load_kernel(&soc->cpu, machine, &am335x_binfo);
     if (!machine->kernel_filename) {
-        am335x_rom_boot_init(&soc->cpu, cfg->sysboot);
+        am335x_rom_boot_init(&soc->cpu, sysboot);
     }
     return soc;
 }
@@ -320,6 +361,13 @@ void am335x_board_class_init(MachineClass *mc)
     object_class_property_set_description(OBJECT_CLASS(mc), "timing",
         "on: devices take the time the real parts take (virtual time); "
         "off (default): they complete at once");
+    object_class_property_add(OBJECT_CLASS(mc), "sysboot", "uint32",
+                              am335x_board_get_sysboot,
+                              am335x_board_set_sysboot, NULL, NULL);
+    object_class_property_set_description(OBJECT_CLASS(mc), "sysboot",
+        "the SYSBOOT[15:0] pin straps (default: the board's, 0x401c on the "
+        "BeagleBone Black, 0x4017 on the EVM); they set the ROM's boot "
+        "order: 0x4018 is the BBB with its S2 button held, SD card first");
     object_class_property_add_str(OBJECT_CLASS(mc), "canbus0",
                                   am335x_board_get_canbus0,
                                   am335x_board_set_canbus0);

@@ -9,6 +9,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "libqtest.h"
+#include "qobject/qdict.h"
 #include "am335x-qtest.h"
 
 #define SRAM_IMAGE          0x402f0400u
@@ -288,6 +289,43 @@ static void test_emmc_first(void)
     card_free(&emmc);
 }
 
+/*
+ * -M beaglebone-black,sysboot=0x4018, the BBB with its S2 button held
+ * (11000b: SPI0, MMC0, USB0, UART0): the SD card before the eMMC.  The
+ * straps read back from CONTROL_STATUS and the machine property.
+ */
+static void test_boot_button(void)
+{
+    Card sd = card_new(1 * MiB);
+    Card emmc = card_new(8 * MiB);
+    g_autofree uint8_t *a = mlo_new(0x800, SRAM_IMAGE, 0x800, 1);
+    g_autofree uint8_t *b = mlo_new(0x800, SRAM_IMAGE, 0x800, 2);
+    g_autofree char *args = NULL;
+    QTestState *qts;
+    QDict *resp;
+    uint8_t device;
+    uint32_t mode;
+
+    card_write(&sd, 0, a, 0x208 + 0x800);
+    card_write(&emmc, EMMC_BOOT_AREA, b, 0x208 + 0x800);
+    args = g_strdup_printf("-M beaglebone-black,sysboot=0x4018 "
+                           "-drive if=sd,index=0,format=raw,file=%s "
+                           "-drive if=sd,index=1,format=raw,file=%s",
+                           sd.path, emmc.path);
+    qts = qtest_init(args);
+    g_assert_true(sram_has(qts, SRAM_IMAGE, 0x800, 1));
+    g_assert_true(boot_params(qts, &device, &mode));
+    g_assert_cmphex(device, ==, 0x08);
+    g_assert_cmphex(qtest_readl(qts, 0x44e10040) & 0xff, ==, 0x18);
+    resp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': "
+                     "{'path': '/machine', 'property': 'sysboot'}}");
+    g_assert_cmpint(qdict_get_int(resp, "return"), ==, 0x4018);
+    qobject_unref(resp);
+    qtest_quit(qts);
+    card_free(&sd);
+    card_free(&emmc);
+}
+
 /* Each system reset runs the ROM again, with what the card holds then. */
 static void test_reset(const void *data)
 {
@@ -346,5 +384,7 @@ int main(int argc, char **argv)
     }
     qtest_add_func("am335x/rom-boot/beaglebone-black/emmc-first",
                    test_emmc_first);
+    qtest_add_func("am335x/rom-boot/beaglebone-black/boot-button",
+                   test_boot_button);
     return g_test_run();
 }
