@@ -745,8 +745,11 @@ static void test_host_error(void)
     g_assert_cmphex(qtest_readl(qts, TX_CP(3)), ==, 0);
     qtest_writel(qts, CPDMA_SOFT_RESET, 1);
     qtest_writel(qts, TX_CONTROL, 1);
-    /* A buffer that runs off the end of the DDR (512 MiB) */
-    write_desc(qts, txd, 0, DDR + 0x20000000 - 16, 64,
+    /*
+     * A buffer that runs off the end of EMIF0's 1 GiB window (the 512 MiB
+     * of DDR repeat through it; nothing answers after it)
+     */
+    write_desc(qts, txd, 0, DDR + 0x40000000 - 16, 64,
                DESC_SOP | DESC_EOP | DESC_OWNER | 64);
     qtest_writel(qts, TX_HDP(4), txd);
     g_assert_cmphex(qtest_readl(qts, DMASTATUS) >> 16 & 0xff, ==, 0x44);
