@@ -283,17 +283,17 @@ void am335x_board_sd_slot(AM335xSoCState *soc, int mmc, int index,
                           int cd_gpio, int cd_pin)
 {
     DriveInfo *di = drive_get(IF_SD, 0, index);
+    BlockBackend *blk = di ? blk_by_legacy_dinfo(di) : NULL;
     DeviceState *card = qdev_new(TYPE_SD_CARD);
 
     /*
      * Without a drive the slot stays empty for good; -drive if=sd,index=N
      * without file= gives an empty slot that blockdev-change-medium fills.
      */
-    qdev_prop_set_drive_err(card, "drive", di ? blk_by_legacy_dinfo(di) : NULL,
-                            &error_fatal);
+    qdev_prop_set_drive_err(card, "drive", blk, &error_fatal);
     qdev_realize_and_unref(card, am335x_soc_sd_bus(soc, mmc), &error_fatal);
-    if (di) {
-        am335x_rom_boot_set_medium(mmc, blk_by_legacy_dinfo(di), 0);
+    if (blk) {
+        am335x_rom_boot_set_medium(mmc, blk, 0);
     }
     qdev_connect_gpio_out_named(DEVICE(&soc->mmc[mmc]),
                                 AM335X_HSMMC_CARD_DETECT, 0,

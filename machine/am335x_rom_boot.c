@@ -31,6 +31,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "qemu/error-report.h"
+#include "qemu/log.h"
 #include "qemu/units.h"
 #include "system/block-backend.h"
 #include "system/qtest.h"
@@ -129,6 +130,10 @@ static uint32_t rom_load_image(const uint8_t *buf, size_t len)
     load = ldl_le_p(buf + gp + 4);
     if (size == 0 || load < PUBLIC_SRAM_START || load >= PUBLIC_SRAM_END ||
         size > PUBLIC_SRAM_END - load || len == gp + GP_HEADER_SIZE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "am335x ROM: a boot image of 0x%"
+                      PRIx32 " bytes at 0x%08" PRIx32 " does not fit the "
+                      "public SRAM (0x%08x-0x%08x): passed over\n", size,
+                      load, PUBLIC_SRAM_START, PUBLIC_SRAM_END);
         return 0;
     }
     /*
