@@ -118,6 +118,12 @@ def check_root_on_sd(board, kernel, timeout):
             print("#   root: %s" % root.group(0))
 
 
+def expect_stages(vm, stages, timeout):
+    """Waits for each regex of STAGES in turn, printing what matched."""
+    for stage in stages:
+        print("#   " + vm.expect(stage, timeout).group(0))
+
+
 def check_rom_boot(board, kernel, timeout):
     """No -kernel: the board boots as the part does, from the SD card.  Its
     ROM code starts the MLO (U-Boot's SPL, Debian's u-boot-omap), which
@@ -130,12 +136,11 @@ def check_rom_boot(board, kernel, timeout):
     with Card(0, copy_of=sd) as card:
         with booted(board, kernel, "rom-boot", timeout, rom_boot=True,
                     extra_args=card.drive(0) + ["-nic", "none"]) as vm:
-            for stage in (r"U-Boot SPL \S+", r"Trying to boot from MMC1",
-                          r"^U-Boot \d{4}\.\S+", r"^DRAM:\s+\S+ MiB",
-                          r"^Model: " + re.escape(model),
-                          r"Found /extlinux/extlinux.conf",
-                          r"Machine model: " + re.escape(model)):
-                print("#   " + vm.expect(stage, 5).group(0))
+            expect_stages(vm, (r"U-Boot SPL \S+", r"Trying to boot from MMC1",
+                               r"^U-Boot \d{4}\.\S+", r"^DRAM:\s+\S+ MiB",
+                               r"^Model: " + re.escape(model),
+                               r"Found /extlinux/extlinux.conf",
+                               r"Machine model: " + re.escape(model)), 5)
             status, out = vm.shell("cat /proc/cmdline; grep ' / ' /proc/mounts")
             root = re.search(r"^(\S+) / (\S+)", out, re.M)
             if status != 0 or "root=/dev/mmcblk0p2" not in out or not root \
@@ -160,10 +165,11 @@ def check_rom_boot_emmc(board, kernel, timeout):
                      extra_args=emmc.drive(1) + ["-nic", "none"])
         print("# " + vm.command_line(), flush=True)
         with vm.start():
-            for stage in (r"U-Boot SPL \S+", r"Trying to boot from MMC2",
-                          r"Scanning mmc 1:1", r"Found /extlinux/extlinux.conf",
-                          r"Starting kernel", r"Machine model: \S.*"):
-                print("#   " + vm.expect(stage, timeout).group(0))
+            expect_stages(vm, (r"U-Boot SPL \S+", r"Trying to boot from MMC2",
+                               r"Scanning mmc 1:1",
+                               r"Found /extlinux/extlinux.conf",
+                               r"Starting kernel", r"Machine model: \S.*"),
+                          timeout)
 
 
 def check_uboot_shell(board, kernel, timeout):
@@ -200,7 +206,9 @@ def check_uboot_shell(board, kernel, timeout):
             vm.expect(r"^=> ", 10, m.end())
             start = len(vm.output)
             vm.send("setenv autoload no; dhcp\n")
-            m = vm.expect(r"DHCP client bound to address (\S+)", 30, start)
+            # to the line's "(N ms)": a read can end inside the address
+            m = vm.expect(r"DHCP client bound to address (\S+) \(", 30,
+                          start)
             print("#   dhcp: " + m.group(1))
             if m.group(1) != "10.0.2.15":
                 raise g.GuestError("DHCP gave %s, not slirp's 10.0.2.15"
