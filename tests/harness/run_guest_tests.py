@@ -37,6 +37,7 @@ import can_tests  # noqa: E402,F401
 import lcd_tests  # noqa: E402,F401
 import audio_tests  # noqa: E402,F401
 import usb_tests  # noqa: E402,F401
+import migration_tests  # noqa: E402,F401
 
 
 def run_one(index):
