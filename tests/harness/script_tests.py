@@ -175,3 +175,42 @@ def check_bench_eth_repeats(timeout):
         cut = "\n".join(lines[:i] + lines[i + 1:])
         if eth_bench.parse(cut, [16], 2, pacing=(500,), repeats=2):
             raise g.GuestError("read without %r" % lines[i])
+
+
+@test("scripts/bench-report", 60)
+def check_bench_report(timeout):
+    """scripts/bench --report prints the rows of a results.tsv against the
+    reference with their errors and draws report.png from them, without
+    running a guest; it names a results.tsv it cannot read."""
+    out_dir = tempfile.mkdtemp(prefix="am335x-bench-report-")
+    try:
+        results = os.path.join(out_dir, "results.tsv")
+        expect_error(["scripts/bench", "--report", "--out", out_dir],
+                     "no %s: run a part first" % results)
+        with open(results, "w") as f:
+            f.write("key\tparam\tvalue\tunit\n"
+                    "sd_ext2_write\t102400\t4.200\tMB/s\n"
+                    "sd_ext2_write_cpu\t102400\t3.519\t%\n"
+                    "sd_vfat_write\t102400\t3.700\tMB/s\n")
+        status, out = run(["scripts/bench", "--report", "--out", out_dir])
+        if status != 0:
+            raise g.GuestError("scripts/bench --report exited with %d" % status)
+        # 4.2 against the guide's 4.00, 3.519 against 3.91; vfat has none
+        for pattern in (r"sd_ext2_write\s+102400\s+4\.20\s+4\.00\s+\+5\.0%",
+                        r"sd_ext2_write_cpu\s+102400\s+3\.52\s+3\.91\s+-10\.0%",
+                        r"sd_vfat_write\s+102400\s+3\.70\s+-\s+-",
+                        r"throughput rows with a reference: 1, median "
+                        r"\|error\| 5\.0%, beyond \+-10%: 0"):
+            if not re.search(pattern, out):
+                raise g.GuestError("no %r in the table" % pattern)
+        png = os.path.join(out_dir, "report.png")
+        if shutil.which("gnuplot"):
+            with open(png, "rb") as f:
+                if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                    raise g.GuestError("report.png is not a PNG")
+        with open(results, "a") as f:
+            f.write("sd_ext2_read\t102400\n")
+        expect_error(["scripts/bench", "--report", "--out", out_dir],
+                     "results.tsv, line 5: not key<TAB>param<TAB>value<TAB>unit")
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)
