@@ -16,8 +16,9 @@ from mmc_tests import Card
 from suite import test_pairs, booted, load_modules
 
 # How long the guest's clock may run on across the save and the restore:
-# it stops while the VM is stopped, so only the commands around them count.
-MAX_CLOCK_STEP = 5.0
+# it stops while the VM is stopped, so only the commands around them count
+# (seconds, times the console waits' scale for slower builds).
+MAX_CLOCK_STEP = 5.0 * g.TIMEOUT_SCALE
 # Kernel messages that say a device lost a request or its state.
 DRIVER_TROUBLE = re.compile(r"timed? ?out|watchdog|error|fail|lost|stuck",
                             re.I)
