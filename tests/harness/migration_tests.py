@@ -12,6 +12,7 @@ import time
 
 import guest as g
 import net_tests
+from net_tests import check
 from mmc_tests import Card
 from suite import test_pairs, booted, load_modules
 
@@ -22,13 +23,6 @@ MAX_CLOCK_STEP = 5.0 * g.TIMEOUT_SCALE
 # Kernel messages that say a device lost a request or its state.
 DRIVER_TROUBLE = re.compile(r"timed? ?out|watchdog|error|fail|lost|stuck",
                             re.I)
-
-
-def check(vm, command, timeout=60):
-    status, out = vm.shell(command, timeout)
-    if status != 0:
-        raise g.GuestError("%r exited with %d: %s" % (command, status, out))
-    return out
 
 
 def uptime(vm):
