@@ -720,6 +720,55 @@ static void test_migration(void)
     qtest_quit(dst);
 }
 
+/*
+ * A WRITE_MULTIPLE_BLOCK longer than the card model's 64 KiB write-behind
+ * window, saved in the middle (blocks accepted, not yet in the image) and
+ * finished in a new QEMU: every block reaches the image once the command
+ * ends, and the blocks around it keep their pattern.
+ */
+static void test_long_write_migration(void)
+{
+    g_autofree char *dst_args = g_strdup_printf(
+        "-M beaglebone-black -drive if=sd,index=0,id=sd0,format=raw,file=%s",
+        image_path);
+    g_autofree char *contents = NULL;
+    const uint32_t addr = 0x10000;
+    const int n = 160, saved_at = 140;
+    QTestState *src, *dst;
+    gsize len;
+
+    src = start();
+    card_init(src);
+    wr(src, BLK, (n << 16) | BLOCK);
+    g_assert_cmphex(cmd(src, 25, addr, CMD_DP | CMD_RSP_48 | CMD_DE |
+                        CMD_MSBS | CMD_BCE | CMD_ACEN) & STAT_ERRI, ==, 0);
+    for (uint32_t off = 0; off < saved_at * BLOCK; off += 4) {
+        wr(src, DATA, new_word(addr + off));
+    }
+    dst = am335x_migrate(src, dst_args);
+    for (uint32_t off = saved_at * BLOCK; off < n * BLOCK; off += 4) {
+        wr(dst, DATA, new_word(addr + off));
+    }
+    g_assert_cmphex(rd(dst, STAT) & (STAT_TC | STAT_ERRI), ==, STAT_TC);
+    g_assert_cmphex(rd(dst, PSTATE) & (PSTATE_BWE | PSTATE_DATI), ==, 0);
+
+    g_assert_true(g_file_get_contents(image_path, &contents, &len, NULL));
+    g_assert_cmpuint(len, ==, IMAGE_SIZE);
+    for (uint32_t off = addr - BLOCK; off < addr + (n + 1) * BLOCK;
+         off += 4) {
+        uint32_t word = ldl_le_p(contents + off);
+        bool written = off >= addr && off < addr + n * BLOCK;
+
+        g_assert_cmphex(word, ==, written ? new_word(off) : pattern_word(off));
+    }
+    qtest_quit(dst);
+
+    /* A fresh image with the pattern for the other tests */
+    unlink(image_path);
+    g_free(image_path);
+    make_image();
+}
+
 /* The BBB's eMMC on MMCHS1 answers MMC's CMD1 with its OCR. */
 static void test_emmc(void)
 {
@@ -1030,6 +1079,8 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/hsmmc/card-detect", test_card_detect);
     qtest_add_func("am335x/hsmmc/read-only", test_read_only);
     qtest_add_func("am335x/hsmmc/migration", test_migration);
+    qtest_add_func("am335x/hsmmc/long-write-migration",
+                   test_long_write_migration);
     qtest_add_func("am335x/hsmmc/emmc", test_emmc);
     qtest_add_func("am335x/hsmmc/bad-access", test_bad_access);
     qtest_add_func("am335x/hsmmc/command-during-write",
