@@ -121,12 +121,6 @@ def check_migration(board, kernel, timeout, timing=False):
             wait_migration(src)
             print("# saved %d bytes at uptime %.2f s"
                   % (os.path.getsize(state), before), flush=True)
-            # Whether the save fell inside a multiple-block write (the
-            # card's held blocks then travel in their own subsection)
-            with open(state, "rb") as f:
-                inside = b"sd-card/write-behind" in f.read()
-            print("# the save %s inside a card write"
-                  % ("fell" if inside else "did not fall"), flush=True)
         dst = g.Guest(board, kernel, extra_args=extra +
                       ["-incoming", "exec:cat %s" % state],
                       name="migration-dst-%s-%s" % (board, kernel),

@@ -721,21 +721,73 @@ static void test_migration(void)
 }
 
 /*
+ * The image's words from @addr + @from to @addr + @to: new_word() from
+ * @addr to @addr + @written_end, the pattern around them
+ */
+static void check_written(uint32_t addr, int32_t from, int32_t to,
+                          uint32_t written_end)
+{
+    g_autofree char *contents = NULL;
+    gsize len;
+
+    g_assert_true(g_file_get_contents(image_path, &contents, &len, NULL));
+    g_assert_cmpuint(len, ==, IMAGE_SIZE);
+    for (uint32_t off = addr + from; off < addr + to; off += 4) {
+        uint32_t word = ldl_le_p(contents + off);
+        bool written = off >= addr && off < addr + written_end;
+
+        g_assert_cmphex(word, ==, written ? new_word(off) : pattern_word(off));
+    }
+}
+
+/*
+ * The card holds a WRITE_MULTIPLE_BLOCK's blocks before it writes them to
+ * the image, but a machine that stops has them all in its image: QMP stop
+ * in the middle of a write, then the rest of the write after cont.
+ */
+static void test_write_stop(void)
+{
+    const uint32_t addr = 0x20000;
+    const int n = 40, stopped_at = 20;
+    QTestState *qts = start();
+
+    card_init(qts);
+    wr(qts, BLK, (n << 16) | BLOCK);
+    g_assert_cmphex(cmd(qts, 25, addr, CMD_DP | CMD_RSP_48 | CMD_DE |
+                        CMD_MSBS | CMD_BCE | CMD_ACEN) & STAT_ERRI, ==, 0);
+    for (uint32_t off = 0; off < stopped_at * BLOCK; off += 4) {
+        wr(qts, DATA, new_word(addr + off));
+    }
+    qtest_qmp_assert_success(qts, "{'execute': 'stop'}");
+    check_written(addr, -BLOCK, (n + 1) * BLOCK, stopped_at * BLOCK);
+    qtest_qmp_assert_success(qts, "{'execute': 'cont'}");
+    for (uint32_t off = stopped_at * BLOCK; off < n * BLOCK; off += 4) {
+        wr(qts, DATA, new_word(addr + off));
+    }
+    g_assert_cmphex(rd(qts, STAT) & (STAT_TC | STAT_ERRI), ==, STAT_TC);
+    check_written(addr, -BLOCK, (n + 1) * BLOCK, n * BLOCK);
+    qtest_quit(qts);
+
+    /* A fresh image with the pattern for the other tests */
+    unlink(image_path);
+    g_free(image_path);
+    make_image();
+}
+
+/*
  * A WRITE_MULTIPLE_BLOCK longer than the card model's 64 KiB write-behind
- * window, saved in the middle (blocks accepted, not yet in the image) and
- * finished in a new QEMU: every block reaches the image once the command
- * ends, and the blocks around it keep their pattern.
+ * window, saved in the middle and finished in a new QEMU: every block
+ * reaches the image once the command ends, and the blocks around it keep
+ * their pattern.
  */
 static void test_long_write_migration(void)
 {
     g_autofree char *dst_args = g_strdup_printf(
         "-M beaglebone-black -drive if=sd,index=0,id=sd0,format=raw,file=%s",
         image_path);
-    g_autofree char *contents = NULL;
     const uint32_t addr = 0x10000;
     const int n = 160, saved_at = 140;
     QTestState *src, *dst;
-    gsize len;
 
     src = start();
     card_init(src);
@@ -752,15 +804,7 @@ static void test_long_write_migration(void)
     g_assert_cmphex(rd(dst, STAT) & (STAT_TC | STAT_ERRI), ==, STAT_TC);
     g_assert_cmphex(rd(dst, PSTATE) & (PSTATE_BWE | PSTATE_DATI), ==, 0);
 
-    g_assert_true(g_file_get_contents(image_path, &contents, &len, NULL));
-    g_assert_cmpuint(len, ==, IMAGE_SIZE);
-    for (uint32_t off = addr - BLOCK; off < addr + (n + 1) * BLOCK;
-         off += 4) {
-        uint32_t word = ldl_le_p(contents + off);
-        bool written = off >= addr && off < addr + n * BLOCK;
-
-        g_assert_cmphex(word, ==, written ? new_word(off) : pattern_word(off));
-    }
+    check_written(addr, -BLOCK, (n + 1) * BLOCK, n * BLOCK);
     qtest_quit(dst);
 
     /* A fresh image with the pattern for the other tests */
@@ -1079,6 +1123,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/hsmmc/card-detect", test_card_detect);
     qtest_add_func("am335x/hsmmc/read-only", test_read_only);
     qtest_add_func("am335x/hsmmc/migration", test_migration);
+    qtest_add_func("am335x/hsmmc/write-stop", test_write_stop);
     qtest_add_func("am335x/hsmmc/long-write-migration",
                    test_long_write_migration);
     qtest_add_func("am335x/hsmmc/emmc", test_emmc);
