@@ -531,13 +531,39 @@ static uint32_t new_word(uint32_t offset)
     return ~pattern_word(offset) ^ 0x5a5a0000;
 }
 
+/*
+ * The image's words from @addr + @from to @addr + @to: new_word() from
+ * @addr to @addr + @written_end, the pattern around them
+ */
+static void check_written(uint32_t addr, int32_t from, int32_t to,
+                          uint32_t written_end)
+{
+    g_autofree char *contents = NULL;
+    gsize len;
+
+    g_assert_true(g_file_get_contents(image_path, &contents, &len, NULL));
+    g_assert_cmpuint(len, ==, IMAGE_SIZE);
+    for (uint32_t off = addr + from; off < addr + to; off += 4) {
+        uint32_t word = ldl_le_p(contents + off);
+        bool written = off >= addr && off < addr + written_end;
+
+        g_assert_cmphex(word, ==, written ? new_word(off) : pattern_word(off));
+    }
+}
+
+/* A fresh image with the pattern, after a test that wrote to it */
+static void remake_image(void)
+{
+    unlink(image_path);
+    g_free(image_path);
+    make_image();
+}
+
 static void test_dma_write(void)
 {
     QTestState *qts = start();
     const uint32_t addr = 0x3000;
     const int n = 3;
-    g_autofree char *contents = NULL;
-    gsize len;
 
     qtest_irq_intercept_out_named(qts, MMC0_PATH, "dma-tx");
     card_init(qts);
@@ -562,24 +588,14 @@ static void test_dma_write(void)
     wr(qts, STAT, 0xffffffff);
 
     /* The data is in the image, and reads back through the controller */
-    g_assert_true(g_file_get_contents(image_path, &contents, &len, NULL));
-    g_assert_cmpuint(len, ==, IMAGE_SIZE);
-    for (uint32_t off = addr - 4; off < addr + n * BLOCK + 4; off += 4) {
-        uint32_t word = ldl_le_p(contents + off);
-        bool written = off >= addr && off < addr + n * BLOCK;
-
-        g_assert_cmphex(word, ==, written ? new_word(off) : pattern_word(off));
-    }
+    check_written(addr, -4, n * BLOCK + 4, n * BLOCK);
     wr(qts, BLK, (1 << 16) | BLOCK);
     cmd(qts, 17, addr + BLOCK, CMD_DP | CMD_RSP_48 | CMD_DDIR_READ);
     g_assert_cmphex(rd(qts, DATA), ==, new_word(addr + BLOCK));
 
     qtest_quit(qts);
 
-    /* A fresh image with the pattern for the other tests */
-    unlink(image_path);
-    g_free(image_path);
-    make_image();
+    remake_image();
 }
 
 static void qmp_ok(QTestState *qts, const char *fmt, const char *arg)
@@ -720,23 +736,20 @@ static void test_migration(void)
     qtest_quit(dst);
 }
 
-/*
- * The image's words from @addr + @from to @addr + @to: new_word() from
- * @addr to @addr + @written_end, the pattern around them
- */
-static void check_written(uint32_t addr, int32_t from, int32_t to,
-                          uint32_t written_end)
+/* WRITE_MULTIPLE_BLOCK of @n blocks at @addr, by PIO, with auto CMD12 */
+static void start_multiple_write(QTestState *qts, uint32_t addr, int n)
 {
-    g_autofree char *contents = NULL;
-    gsize len;
+    wr(qts, BLK, (n << 16) | BLOCK);
+    g_assert_cmphex(cmd(qts, 25, addr, CMD_DP | CMD_RSP_48 | CMD_DE |
+                        CMD_MSBS | CMD_BCE | CMD_ACEN) & STAT_ERRI, ==, 0);
+}
 
-    g_assert_true(g_file_get_contents(image_path, &contents, &len, NULL));
-    g_assert_cmpuint(len, ==, IMAGE_SIZE);
-    for (uint32_t off = addr + from; off < addr + to; off += 4) {
-        uint32_t word = ldl_le_p(contents + off);
-        bool written = off >= addr && off < addr + written_end;
-
-        g_assert_cmphex(word, ==, written ? new_word(off) : pattern_word(off));
+/* new_word() through the data port, for @addr + @from to @addr + @to */
+static void write_words(QTestState *qts, uint32_t addr, uint32_t from,
+                        uint32_t to)
+{
+    for (uint32_t off = from; off < to; off += 4) {
+        wr(qts, DATA, new_word(addr + off));
     }
 }
 
@@ -752,26 +765,17 @@ static void test_write_stop(void)
     QTestState *qts = start();
 
     card_init(qts);
-    wr(qts, BLK, (n << 16) | BLOCK);
-    g_assert_cmphex(cmd(qts, 25, addr, CMD_DP | CMD_RSP_48 | CMD_DE |
-                        CMD_MSBS | CMD_BCE | CMD_ACEN) & STAT_ERRI, ==, 0);
-    for (uint32_t off = 0; off < stopped_at * BLOCK; off += 4) {
-        wr(qts, DATA, new_word(addr + off));
-    }
+    start_multiple_write(qts, addr, n);
+    write_words(qts, addr, 0, stopped_at * BLOCK);
     qtest_qmp_assert_success(qts, "{'execute': 'stop'}");
     check_written(addr, -BLOCK, (n + 1) * BLOCK, stopped_at * BLOCK);
     qtest_qmp_assert_success(qts, "{'execute': 'cont'}");
-    for (uint32_t off = stopped_at * BLOCK; off < n * BLOCK; off += 4) {
-        wr(qts, DATA, new_word(addr + off));
-    }
+    write_words(qts, addr, stopped_at * BLOCK, n * BLOCK);
     g_assert_cmphex(rd(qts, STAT) & (STAT_TC | STAT_ERRI), ==, STAT_TC);
     check_written(addr, -BLOCK, (n + 1) * BLOCK, n * BLOCK);
     qtest_quit(qts);
 
-    /* A fresh image with the pattern for the other tests */
-    unlink(image_path);
-    g_free(image_path);
-    make_image();
+    remake_image();
 }
 
 /*
@@ -791,26 +795,17 @@ static void test_long_write_migration(void)
 
     src = start();
     card_init(src);
-    wr(src, BLK, (n << 16) | BLOCK);
-    g_assert_cmphex(cmd(src, 25, addr, CMD_DP | CMD_RSP_48 | CMD_DE |
-                        CMD_MSBS | CMD_BCE | CMD_ACEN) & STAT_ERRI, ==, 0);
-    for (uint32_t off = 0; off < saved_at * BLOCK; off += 4) {
-        wr(src, DATA, new_word(addr + off));
-    }
+    start_multiple_write(src, addr, n);
+    write_words(src, addr, 0, saved_at * BLOCK);
     dst = am335x_migrate(src, dst_args);
-    for (uint32_t off = saved_at * BLOCK; off < n * BLOCK; off += 4) {
-        wr(dst, DATA, new_word(addr + off));
-    }
+    write_words(dst, addr, saved_at * BLOCK, n * BLOCK);
     g_assert_cmphex(rd(dst, STAT) & (STAT_TC | STAT_ERRI), ==, STAT_TC);
     g_assert_cmphex(rd(dst, PSTATE) & (PSTATE_BWE | PSTATE_DATI), ==, 0);
 
     check_written(addr, -BLOCK, (n + 1) * BLOCK, n * BLOCK);
     qtest_quit(dst);
 
-    /* A fresh image with the pattern for the other tests */
-    unlink(image_path);
-    g_free(image_path);
-    make_image();
+    remake_image();
 }
 
 /* The BBB's eMMC on MMCHS1 answers MMC's CMD1 with its OCR. */
