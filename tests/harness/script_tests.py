@@ -2,14 +2,17 @@
 early with a clear message and a non-zero exit, and leave nothing
 half-written behind."""
 
+import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 
 import eth_bench
 import guest as g
+import storage_bench
 from suite import test
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -212,5 +215,44 @@ def check_bench_report(timeout):
             f.write("sd_ext2_read\t102400\n")
         expect_error(["scripts/bench", "--report", "--out", out_dir],
                      "results.tsv, line 5: not key<TAB>param<TAB>value<TAB>unit")
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)
+
+
+@test("scripts/bench-sd-card", 60)
+def check_bench_sd_card(timeout):
+    """The storage bench's SD card is laid out as the guide's was made:
+    partitions above mke2fs's 512 MiB "small" limit, aligned to the card's
+    4 MiB allocation unit, ext2 with 4 KiB blocks and vfat as FAT32; the
+    image stays sparse."""
+    out_dir = tempfile.mkdtemp(prefix="am335x-bench-card-")
+    try:
+        card = os.path.join(out_dir, "card.img")
+        storage_bench.sd_card(card)
+        if os.stat(card).st_blocks * 512 > 64 * 1024 * 1024:
+            raise g.GuestError("the card image is not sparse")
+        p = subprocess.run(["sfdisk", "--json", card], check=True,
+                           capture_output=True, text=True)
+        parts = json.loads(p.stdout)["partitiontable"]["partitions"]
+        if len(parts) != 2:
+            raise g.GuestError("%d partitions, not 2" % len(parts))
+        for part in parts:
+            if part["start"] % 8192 or part["size"] < 1024 * 2048:
+                raise g.GuestError("partition %r: not 4 MiB aligned, or "
+                                   "below 512 MiB" % part)
+        with open(card, "rb") as f:
+            # ext2's superblock: 1 KiB into the partition
+            f.seek(parts[0]["start"] * 512 + 1024)
+            sb = f.read(1024)
+            magic, = struct.unpack_from("<H", sb, 56)
+            log_size, = struct.unpack_from("<I", sb, 24)
+            if magic != 0xef53 or 1024 << log_size != 4096:
+                raise g.GuestError("partition 1: no ext2 with 4 KiB blocks "
+                                   "(magic %#x, %d-byte blocks)"
+                                   % (magic, 1024 << log_size))
+            f.seek(parts[1]["start"] * 512)
+            boot = f.read(512)
+            if boot[82:90] != b"FAT32   " or boot[510:] != b"\x55\xaa":
+                raise g.GuestError("partition 2: no FAT32 boot sector")
     finally:
         shutil.rmtree(out_dir, ignore_errors=True)
