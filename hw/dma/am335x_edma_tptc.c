@@ -16,11 +16,12 @@
  * "bandwidth", see below) and the TR completes when its last step does;
  * otherwise the steps follow each other 1 ns apart.  Data goes through a
  * small bounce buffer with address_space_read/write on the "dma-mr"
- * region.  A failed access sets ERRSTAT.BUSERR and ERRDET; the TR then
- * moves no more data but still completes and returns its TCC, so that the
- * channel controller and its software do not wait forever.  (On the
- * silicon the TC keeps issuing the TR's accesses; their data is
- * undefined.)
+ * region; between a device FIFO and RAM, the RAM side of several arrays
+ * moves in one access (am335x_edma_tptc_fifo_arrays()).  A failed access
+ * sets ERRSTAT.BUSERR and ERRDET; the TR then moves no more data but still
+ * completes and returns its TCC, so that the channel controller and its
+ * software do not wait forever.  (On the silicon the TC keeps issuing the
+ * TR's accesses; their data is undefined.)
  *
  * Constant addressing mode (SAM/DAM) wraps the address within the FIFO
  * width; a TR that breaks its 32-byte alignment rule sets ERRSTAT.TRERR
@@ -157,6 +158,9 @@ FIELD(OPT, TCC, 12, 6)
 #define AM335X_EDMA_TPTC_STEP_BYTES (64 * 1024)
 #define AM335X_EDMA_TPTC_STEP_NS    1
 
+/* Arrays up to this size to or from a FIFO move in batches (see below) */
+#define AM335X_EDMA_TPTC_FIFO_ACNT  64
+
 static void am335x_edma_tptc_update_irq(AM335xEdmaTptcState *s)
 {
     bool level = (s->errstat & s->erren) != 0;
@@ -250,7 +254,106 @@ static void am335x_edma_tptc_bus_error(AM335xEdmaTptcState *s, bool write,
     am335x_edma_tptc_error(s, R_ERRSTAT_BUSERR_MASK);
 }
 
-/* Moves one piece of the current array; returns its size, 0 on error. */
+/* Whether [addr, addr + len) is all RAM that the TC may read or write */
+static bool am335x_edma_tptc_is_ram(AM335xEdmaTptcState *s, uint32_t addr,
+                                    uint32_t len, bool write)
+{
+    hwaddr xlat, plen = len;
+    MemoryRegion *mr;
+
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(&s->dma_as, addr, &xlat, &plen, write,
+                                 MEMTXATTRS_UNSPECIFIED);
+    return plen >= len && memory_region_is_ram(mr) &&
+           !memory_region_is_ram_device(mr) && !(write && mr->readonly);
+}
+
+/*
+ * A device FIFO drained into memory (the source's B-index 0, the
+ * destination's arrays back to back) or filled from it (the other way
+ * round): the memory side of several arrays moves in one access, the
+ * FIFO side array by array as before.  The device sees the same accesses
+ * in the same order and the memory the same bytes; QEMU saves an access
+ * per array.  Only when the memory side is RAM throughout and does not
+ * hold the FIFO.  Returns how many arrays to move so, 0 for none.
+ */
+static uint32_t am335x_edma_tptc_fifo_arrays(AM335xEdmaTptcState *s,
+                                             uint32_t max, uint32_t fifo,
+                                             uint32_t mem, bool mem_written)
+{
+    const AM335xEdmaTR *tr = &s->tr;
+    uint32_t arrays, len;
+
+    if (am335x_edma_tptc_clip(fifo, tr->acnt) != tr->acnt) {
+        return 0;
+    }
+    arrays = MIN(tr->bcnt - s->arrays_done,
+                 MIN(max, sizeof(s->bounce)) / tr->acnt);
+    arrays = am335x_edma_tptc_clip(mem, arrays * tr->acnt) / tr->acnt;
+    len = arrays * tr->acnt;
+    if (arrays < 2 ||
+        ((uint64_t)fifo + tr->acnt > mem && fifo < (uint64_t)mem + len) ||
+        !am335x_edma_tptc_is_ram(s, mem, len, mem_written)) {
+        return 0;
+    }
+    return arrays;
+}
+
+/* FIFO to memory: the reads gathered, then one write */
+static uint32_t am335x_edma_tptc_gather(AM335xEdmaTptcState *s, uint32_t dst,
+                                        uint32_t arrays)
+{
+    const AM335xEdmaTR *tr = &s->tr;
+    uint32_t n = 0;
+    MemTxResult r = MEMTX_OK;
+
+    while (n < arrays * tr->acnt) {
+        r = address_space_read(&s->dma_as, tr->src, MEMTXATTRS_UNSPECIFIED,
+                               s->bounce + n, tr->acnt);
+        if (r != MEMTX_OK) {
+            break;
+        }
+        n += tr->acnt;
+    }
+    /* What was read before a failed read is written, as array by array */
+    if (n && address_space_write(&s->dma_as, dst, MEMTXATTRS_UNSPECIFIED,
+                                 s->bounce, n) != MEMTX_OK) {
+        am335x_edma_tptc_bus_error(s, true, dst);
+        return 0;
+    }
+    s->arrays_done += n / tr->acnt;
+    if (r != MEMTX_OK) {
+        am335x_edma_tptc_bus_error(s, false, tr->src);
+        return 0;
+    }
+    return n;
+}
+
+/* Memory to FIFO: one read, then the writes scattered */
+static uint32_t am335x_edma_tptc_scatter(AM335xEdmaTptcState *s,
+                                         uint32_t src, uint32_t arrays)
+{
+    const AM335xEdmaTR *tr = &s->tr;
+    uint32_t n;
+
+    if (address_space_read(&s->dma_as, src, MEMTXATTRS_UNSPECIFIED,
+                           s->bounce, arrays * tr->acnt) != MEMTX_OK) {
+        am335x_edma_tptc_bus_error(s, false, src);
+        return 0;
+    }
+    for (n = 0; n < arrays * tr->acnt; n += tr->acnt) {
+        if (address_space_write(&s->dma_as, tr->dst, MEMTXATTRS_UNSPECIFIED,
+                                s->bounce + n, tr->acnt) != MEMTX_OK) {
+            s->arrays_done += n / tr->acnt;
+            am335x_edma_tptc_bus_error(s, true, tr->dst);
+            return 0;
+        }
+    }
+    s->arrays_done += arrays;
+    return n;
+}
+
+/* Moves one piece of the current TR; returns its size, 0 on error. */
 static uint32_t am335x_edma_tptc_move(AM335xEdmaTptcState *s, uint32_t max)
 {
     const AM335xEdmaTR *tr = &s->tr;
@@ -259,7 +362,24 @@ static uint32_t am335x_edma_tptc_move(AM335xEdmaTptcState *s, uint32_t max)
     uint32_t src = am335x_edma_tptc_addr(s, tr->src, tr->src_bidx, sam);
     uint32_t dst = am335x_edma_tptc_addr(s, tr->dst, tr->dst_bidx, dam);
     uint32_t n = MIN(MIN(tr->acnt - s->bytes_done, max), sizeof(s->bounce));
+    uint32_t arrays;
     MemTxResult r;
+
+    if (!sam && !dam && !s->bytes_done &&
+        tr->acnt && tr->acnt <= AM335X_EDMA_TPTC_FIFO_ACNT) {
+        if (!tr->src_bidx && tr->dst_bidx == tr->acnt) {
+            arrays = am335x_edma_tptc_fifo_arrays(s, max, tr->src, dst, true);
+            if (arrays) {
+                return am335x_edma_tptc_gather(s, dst, arrays);
+            }
+        } else if (!tr->dst_bidx && tr->src_bidx == tr->acnt) {
+            arrays = am335x_edma_tptc_fifo_arrays(s, max, tr->dst, src,
+                                                  false);
+            if (arrays) {
+                return am335x_edma_tptc_scatter(s, src, arrays);
+            }
+        }
+    }
 
     if (sam || dam) {
         uint32_t fwid = am335x_edma_tptc_fwid(tr);

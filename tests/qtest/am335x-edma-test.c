@@ -873,6 +873,56 @@ static void test_bus_error(void)
     qtest_quit(qts);
 }
 
+/*
+ * A FIFO drained into memory or filled from it (a B-index of 0 on one side,
+ * arrays back to back on the other) gives what array by array gives: where
+ * the FIFO word lies in the memory the TR reads, a later array reads what
+ * an earlier one wrote; where the memory runs past the end of EMIF0's
+ * window, the arrays before the end land and the rest is a write error.
+ */
+static void test_fifo_memory(void)
+{
+    QTestState *qts = start();
+    const uint64_t mem = DDR + 0x2000, end = DDR + 0x40000000;
+    Set p = {
+        .opt = OPT_SYNCDIM | OPT_TCC(7) | OPT_TCINTEN, .acnt = 4, .bcnt = 4,
+        .ccnt = 1, .link = LINK_NULL,
+    };
+
+    channel_setup(qts, 7, 7);
+    tc_write(qts, 0, TC_ERREN, ERR_BUSERR);
+
+    /* Memory into a FIFO word that is the memory's last word */
+    for (int i = 0; i < 4; i++) {
+        qtest_writel(qts, mem + 4 * i, 10 + i);
+    }
+    p.src = mem;
+    p.dst = mem + 12;
+    p.src_bidx = 4;
+    set_write(qts, 7, &p);
+    manual_trigger(qts, 7);
+    /* The last array read what the one before wrote there */
+    g_assert_cmphex(qtest_readl(qts, mem + 12), ==, 12);
+    g_assert_cmphex(qtest_readl(qts, mem), ==, 10);
+
+    /* A FIFO word into memory that ends where EMIF0's window does */
+    qtest_writel(qts, mem, 0xf1f0);
+    cc_write(qts, GLOBAL + ICR, BIT(7));
+    p.src = mem;
+    p.dst = end - 8;
+    p.src_bidx = 0;
+    p.dst_bidx = 4;
+    set_write(qts, 7, &p);
+    manual_trigger(qts, 7);
+    g_assert_cmphex(tc_read(qts, 0, TC_ERRSTAT), ==, ERR_BUSERR);
+    g_assert_cmphex(tc_read(qts, 0, TC_ERRDET) & 0xf, >=, 8);
+    g_assert_true(ipr_bit(qts, 7));
+    /* DDR repeats through the window: its last two words */
+    g_assert_cmphex(qtest_readl(qts, end - 8), ==, 0xf1f0);
+    g_assert_cmphex(qtest_readl(qts, end - 4), ==, 0xf1f0);
+    qtest_quit(qts);
+}
+
 /* SAM: the source address wraps at the FIFO width; alignment is checked. */
 static void test_constant_addressing(void)
 {
@@ -1169,6 +1219,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/edma/missed-event", test_missed_event);
     qtest_add_func("am335x/edma/queue", test_queue);
     qtest_add_func("am335x/edma/bus-error", test_bus_error);
+    qtest_add_func("am335x/edma/fifo-memory", test_fifo_memory);
     qtest_add_func("am335x/edma/constant-addressing",
                    test_constant_addressing);
     qtest_add_func("am335x/edma/tc-self-reset", test_tc_self_reset);
