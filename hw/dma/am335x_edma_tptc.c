@@ -254,7 +254,7 @@ static void am335x_edma_tptc_bus_error(AM335xEdmaTptcState *s, bool write,
     am335x_edma_tptc_error(s, R_ERRSTAT_BUSERR_MASK);
 }
 
-/* Whether [addr, addr + len) is all RAM that the TC may read or write */
+/* Whether [addr, addr + len) is all memory with no device behind it */
 static bool am335x_edma_tptc_is_ram(AM335xEdmaTptcState *s, uint32_t addr,
                                     uint32_t len, bool write)
 {
@@ -264,8 +264,8 @@ static bool am335x_edma_tptc_is_ram(AM335xEdmaTptcState *s, uint32_t addr,
     RCU_READ_LOCK_GUARD();
     mr = address_space_translate(&s->dma_as, addr, &xlat, &plen, write,
                                  MEMTXATTRS_UNSPECIFIED);
-    return plen >= len && memory_region_is_ram(mr) &&
-           !memory_region_is_ram_device(mr) && !(write && mr->readonly);
+    return plen >= len &&
+           memory_access_is_direct(mr, write, MEMTXATTRS_UNSPECIFIED);
 }
 
 /*

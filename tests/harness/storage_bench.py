@@ -84,16 +84,18 @@ def sd_card(path):
     8 MiB (the bench's earlier 128 MiB partitions cost 40% more CPU a
     page written).  mkfs.vfat makes 4 GiB FAT32, as the later script's
     `mkfs.vfat -F 32` did."""
+    # (start, size) in 512-byte sectors: ext2, then vfat to the card's end
+    ext, fat = (8192, 8388608), (8396800, 8380416)
     with open(path, "wb") as f:
         f.truncate(8 * 1024 * MiB)
     subprocess.run(["sfdisk", "--quiet", "--no-reread", "--no-tell-kernel",
                     path], check=True, capture_output=True, text=True,
                    input="label: dos\nlabel-id: 0x%s\n" % FIXED_ID +
-                         "start=8192, size=8388608, type=83\n"
-                         "start=8396800, size=8380416, type=c\n")
-    fixed_ext2(path, "%dk" % (8388608 // 2), offset=8192 * 512)
+                         "start=%d, size=%d, type=83\n" % ext +
+                         "start=%d, size=%d, type=c\n" % fat)
+    fixed_ext2(path, "%dk" % (ext[1] // 2), offset=ext[0] * 512)
     subprocess.run(["mkfs.vfat", "--invariant", "-i", FIXED_ID,
-                    "--offset=8396800", path, str(8380416 // 2)],
+                    "--offset=%d" % fat[0], path, str(fat[1] // 2)],
                    check=True, capture_output=True)
 
 
