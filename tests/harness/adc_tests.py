@@ -136,7 +136,7 @@ def check_touchscreen(board, kernel, timeout):
     then 0."""
     with booted(board, kernel, "touchscreen", timeout) as vm:
         load_modules(vm, "adc")
-        if kernel == "debian":
+        if g.debian(kernel):
             for module in ("ti_am335x_tsc", "evdev"):
                 vm.shell("modprobe %s" % module)
         status, out = vm.shell("for i in $(seq 50); do grep -q ti-tsc "

@@ -43,9 +43,18 @@ BOARDS = {
     "am335x-evm": "am335x-evm.dtb",
 }
 KERNELS = ("debian", "am335x")
+# Debian's newest armmp kernel for this release (bookworm-backports), with
+# its own DTBs: backports_tests.py boots it for one test of each model.
+BACKPORTS = "debian-backports"
 UART0 = 0x44E09000
 # Console device name of UART0 per kernel: omap-serial vs 8250_omap.
-CONSOLE = {"debian": "ttyO0", "am335x": "ttyS0"}
+CONSOLE = {"debian": "ttyO0", "am335x": "ttyS0", BACKPORTS: "ttyO0"}
+
+
+def debian(kernel):
+    """Whether KERNEL is one of Debian's builds, whose drivers are modules
+    (the am335x kernel has them built in)."""
+    return kernel in ("debian", BACKPORTS)
 
 
 def _own_session_dying_with_parent():
@@ -96,7 +105,7 @@ class Guest:
         code and unpack the same files."""
         if board not in BOARDS:
             raise GuestError("unknown board %r" % board)
-        if kernel not in KERNELS:
+        if kernel not in KERNELS + (BACKPORTS,):
             raise GuestError("unknown kernel %r" % kernel)
         kdir = kernel_dir(kernel)
         self.board = board

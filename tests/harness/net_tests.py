@@ -504,7 +504,7 @@ def check_filtering(board, kernel, timeout):
     wire = Wire()
     tmp = tempfile.mkdtemp(prefix="am335x-filter-")
     kw = {}
-    if kernel == "debian":
+    if g.debian(kernel):
         # Room for the switch mode part: a second port, its PHY and netdev
         kw = dict(dtb=two_port_dtb(board, kernel,
                                    os.path.join(tmp, "two-port.dtb")))
@@ -550,7 +550,7 @@ def check_filtering(board, kernel, timeout):
                   % (GROUP_IGMP, GROUP_IGMP))
             probe(vm, wire, "group after the leave", frame(GROUP_MAC), False)
 
-            if kernel == "debian":
+            if g.debian(kernel):
                 status, _ = vm.shell("modprobe 8021q")
             else:
                 status, _ = vm.shell("test -d /proc/net/vlan")
@@ -611,7 +611,7 @@ def check_legacy(board, kernel, timeout):
         dtb = legacy_dtb(board, kernel, os.path.join(tmp, "legacy.dtb"))
         with booted(board, kernel, "net-legacy", timeout, dtb=dtb,
                     extra_args=["-nic", "user"] + DEBUG_ARGS) as vm:
-            if kernel == "debian":
+            if g.debian(kernel):
                 for module in ("davinci_mdio", "phy_gmii_sel", "smsc",
                                "at803x", "ti_cpsw"):
                     check(vm, "modprobe %s" % module)

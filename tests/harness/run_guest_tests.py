@@ -38,6 +38,7 @@ import lcd_tests  # noqa: E402,F401
 import audio_tests  # noqa: E402,F401
 import usb_tests  # noqa: E402,F401
 import migration_tests  # noqa: E402,F401
+import backports_tests  # noqa: E402,F401
 
 
 def run_one(index):

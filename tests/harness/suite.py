@@ -115,7 +115,7 @@ DEBIAN_MODULES = {
 
 
 def load_modules(vm, *features):
-    if vm.kernel != "debian":
+    if not g.debian(vm.kernel):
         return
     for feature in features:
         for module in DEBIAN_MODULES[feature]:
