@@ -158,6 +158,16 @@ FIELD(OPT, TCC, 12, 6)
 #define AM335X_EDMA_TPTC_STEP_BYTES (64 * 1024)
 #define AM335X_EDMA_TPTC_STEP_NS    1
 
+/*
+ * A TR starts one cycle of the TC's clock (L3F_CLK, 200 MHz) after the
+ * channel controller hands it over.  Without it a TR that moves its few
+ * bytes in one step (timing off) or nothing at all (a failed TR) ends at
+ * the instant it began, and a channel chained to itself, or a device
+ * request that never drops, ran TRs forever at one instant of virtual
+ * time: the timer list never returned and QEMU hung.
+ */
+#define AM335X_EDMA_TPTC_TR_START_NS 5
+
 /* Arrays up to this size to or from a FIFO move in batches (see below) */
 #define AM335X_EDMA_TPTC_FIFO_ACNT  64
 
@@ -490,7 +500,8 @@ void am335x_edma_tptc_submit(AM335xEdmaTptcState *s, const AM335xEdmaTR *tr)
     trace_am335x_edma_tptc_tr_start(s->id, tr->channel, tr->src, tr->dst,
                                     tr->acnt, tr->bcnt, tr->src_bidx,
                                     tr->dst_bidx, tr->opt);
-    timer_mod(&s->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    timer_mod(&s->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+              AM335X_EDMA_TPTC_TR_START_NS);
 }
 
 /* SAOPT and DFOPTn: the TR's options as the TC holds them */

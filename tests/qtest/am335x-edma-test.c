@@ -535,6 +535,39 @@ static void test_self_chained_dummy(void)
     qtest_quit(qts);
 }
 
+/*
+ * A static set that moves a few words and chains to its own channel: the
+ * TC runs one small TR after another.  Each must start a TC cycle after
+ * the one before ended, or they all ran at one instant of virtual time
+ * and QEMU never answered again (found by the DMA fuzzer, seed 62).
+ */
+static void test_self_chained_copy(void)
+{
+    QTestState *qts = start();
+    const Set loop = {
+        .opt = OPT_SYNCDIM | OPT_TCC(9) | OPT_ITCCHEN, .src = DDR,
+        .dst = DDR + 0x1000, .acnt = 4, .bcnt = 25, .src_bidx = 4,
+        .dst_bidx = 4, .ccnt = 0xffff, .link = LINK_NULL,
+    };
+
+    fill(qts, DDR, 100, 31);
+    channel_setup(qts, 9, 9);
+    set_write(qts, 9, &loop);
+    trigger(qts, 9);
+    qtest_clock_step(qts, 1000);
+    assert_same(qts, DDR, DDR + 0x1000, 100);
+    /* Frames went by in virtual time, and the loop goes on. */
+    g_assert_cmphex(set_word(qts, 9, 7) & 0xffff, <, 0xffff - 10);
+    g_assert_cmphex(set_word(qts, 9, 7) & 0xffff, >, 0);
+    g_assert_cmphex(tc_read(qts, 0, TC_ERRSTAT), ==, 0);
+    /* The loop ends once its set no longer chains. */
+    cc_write(qts, PARAM(9), OPT_SYNCDIM | OPT_TCC(9));
+    qtest_clock_step(qts, SETTLE_NS);
+    g_assert_cmphex(tc_read(qts, 0, TC_TCSTAT), ==, TCSTAT_IDLE);
+    g_assert_cmphex(cc_read(qts, GLOBAL + CER), ==, 0);
+    qtest_quit(qts);
+}
+
 /* Early completion: the chained channel needs no TC completion. */
 static void test_early_completion(void)
 {
@@ -1134,6 +1167,8 @@ static void test_huge(void)
     p.src_bidx = 0;
     set_write(qts, 15, &p);
     trigger(qts, 15);
+    /* The TR starts a TC cycle (5 ns) after the trigger, then steps. */
+    qtest_clock_step(qts, 10);
     sacnt = tc_read(qts, 2, TC_SACNT);
     g_assert_cmphex(tc_read(qts, 2, TC_TCSTAT) & TCSTAT_SRCACTV, ==,
                     TCSTAT_SRCACTV);
@@ -1174,6 +1209,8 @@ static void test_migration(void)
     set_write(src, 17, &small);
     trigger(src, 16);
     trigger(src, 17);
+    /* The TR's first step, a TC cycle after the trigger: 64 KiB of 256 */
+    qtest_clock_step(src, 5);
     sacnt = tc_read(src, 0, TC_SACNT);
     g_assert_cmphex(sacnt >> 16, <, 64);
     g_assert_cmphex(cc_read(src, QSTAT(0)) >> 8 & 0x1f, ==, 1);
@@ -1211,6 +1248,7 @@ int main(int argc, char **argv)
     qtest_add_func("am335x/edma/link", test_link);
     qtest_add_func("am335x/edma/chain", test_chain);
     qtest_add_func("am335x/edma/self-chained-dummy", test_self_chained_dummy);
+    qtest_add_func("am335x/edma/self-chained-copy", test_self_chained_copy);
     qtest_add_func("am335x/edma/early-completion", test_early_completion);
     qtest_add_func("am335x/edma/qdma", test_qdma);
     qtest_add_func("am335x/edma/event", test_event);
