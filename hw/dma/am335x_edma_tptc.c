@@ -14,7 +14,9 @@
  * stalls QEMU nor escapes a reset.  With the machine's timing=on each
  * step takes the time its bytes take on the TC's bus port (property
  * "bandwidth", see below) and the TR completes when its last step does;
- * otherwise the steps follow each other 1 ns apart.  Data goes through a
+ * otherwise the steps follow each other 1 ns apart.  Either way a TR
+ * starts a cycle of the TC's clock after the channel controller hands it
+ * over (AM335X_EDMA_TPTC_TR_START_NS).  Data goes through a
  * small bounce buffer with address_space_read/write on the "dma-mr"
  * region; between a device FIFO and RAM, the RAM side of several arrays
  * moves in one access (am335x_edma_tptc_fifo_arrays()).  A failed access
