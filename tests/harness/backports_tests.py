@@ -6,7 +6,7 @@ kernel's drivers and device trees do differently (6.1 -> 6.12: all 42 of
 the debian tests passed on it when it came in)."""
 
 import guest as g
-from suite import guest_script, test_pairs
+from suite import test_pairs
 import adc_tests
 import audio_tests
 import can_tests
@@ -19,10 +19,8 @@ import usb_tests
 BBB = "beaglebone-black"
 EVM = "am335x-evm"
 
-
-def probe_clean(board, kernel, timeout):
-    return guest_script("probe-clean.sh", board, kernel, timeout,
-                        args="'%s'" % soc_tests.UNMODELLED)
+# The other kernels' tests, as their modules register them
+probe_clean = soc_tests.SOC_TESTS["probe-clean"][0]
 
 
 test_pairs({

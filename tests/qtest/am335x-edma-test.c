@@ -536,10 +536,11 @@ static void test_self_chained_dummy(void)
 }
 
 /*
- * A static set that moves a few words and chains to its own channel: the
- * TC runs one small TR after another.  Each must start a TC cycle after
- * the one before ended, or they all ran at one instant of virtual time
- * and QEMU never answered again (found by the DMA fuzzer, seed 62).
+ * A set that moves a few words a frame and chains each frame to its own
+ * channel: the TC runs one small TR after another.  Each must start a TC
+ * cycle after the one before ended, or they all ran at one instant of
+ * virtual time and QEMU never answered again (found by the DMA fuzzer,
+ * seed 62).
  */
 static void test_self_chained_copy(void)
 {
